@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "tabconfig",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: [
+                "MicroHTTP", "MicroHTTPTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,113 @@
+internal import CMicroHTTPD
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Owns one libmicrohttpd daemon handle and its listening socket; stops the daemon in `deinit`.
+///
+/// Not thread-safe by itself: ``Server`` serializes every call under its lock.
+final class Daemon {
+    /// The bound TCP port.
+    let port: Int
+    private let context: ServerContext
+    private var handle: OpaquePointer?
+    private var quiescedSocket: Int32 = -1
+
+    private init(handle: OpaquePointer, port: Int, context: ServerContext) {
+        self.handle = handle
+        self.port = port
+        self.context = context
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Binds the configured address and starts serving with the callbacks reaching `context`.
+    static func start(configuration: Server.Configuration, context: ServerContext) throws -> Daemon {
+        let bound = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+        let guardCopy = dup(bound.descriptor)
+        defer {
+            if guardCopy >= 0 {
+                Glibc.close(guardCopy)
+            }
+        }
+        context.lastDaemonMessage.withLock { $0 = nil }
+        let cls = Unmanaged.passUnretained(context).toOpaque()
+        let handle = CMicroHTTPD_start_daemon(
+            flags(ipv6: bound.isIPv6),
+            bound.descriptor,
+            DaemonCallbacks.access,
+            cls,
+            DaemonCallbacks.completed,
+            cls,
+            DaemonCallbacks.log,
+            cls,
+            UInt32(clamping: max(configuration.threadPoolSize, 1)),
+            UInt32(clamping: max(configuration.connectionLimit, 1)),
+            UInt32(clamping: max(configuration.perIPConnectionLimit, 0)),
+            UInt32(clamping: max(configuration.connectionTimeout, 0)),
+            max(configuration.connectionMemoryLimit, 4 * 1024)
+        )
+        guard let handle else {
+            if guardCopy >= 0, sameSocket(bound.descriptor, guardCopy) {
+                Glibc.close(bound.descriptor)
+            }
+            let detail = context.lastDaemonMessage.withLock { $0 } ?? "libmicrohttpd could not start the daemon"
+            throw ServerError("cannot serve on \(configuration.host):\(bound.port): \(detail)")
+        }
+        context.logger.debug(
+            "libmicrohttpd daemon started",
+            metadata: ["port": "\(bound.port)", "threads": "\(configuration.threadPoolSize)"]
+        )
+        return Daemon(handle: handle, port: bound.port, context: context)
+    }
+
+    /// Stops accepting new connections; connections already open are still served.
+    func quiesce() {
+        guard let handle, quiescedSocket < 0 else {
+            return
+        }
+        quiescedSocket = MHD_quiesce_daemon(handle)
+    }
+
+    /// Stops the daemon at once, closing every connection. Idempotent.
+    func stop() {
+        guard let handle else {
+            return
+        }
+        quiesce()
+        MHD_stop_daemon(handle)
+        self.handle = nil
+        if quiescedSocket >= 0 {
+            Glibc.close(quiescedSocket)
+            quiescedSocket = -1
+        }
+        context.logger.debug("libmicrohttpd daemon stopped", metadata: ["port": "\(port)"])
+    }
+
+    private static func flags(ipv6: Bool) -> UInt32 {
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if MHD_is_feature_supported(.FEATURE_EPOLL) == .YES {
+            flags |= MHD_USE_EPOLL.rawValue
+        } else {
+            flags |= MHD_USE_AUTO.rawValue
+        }
+        if ipv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        return flags
+    }
+
+    /// Whether two descriptors are open on the same socket (to close ours only if libmicrohttpd did not).
+    private static func sameSocket(_ lhs: Int32, _ rhs: Int32) -> Bool {
+        var left = stat()
+        var right = stat()
+        guard fstat(lhs, &left) == 0, fstat(rhs, &right) == 0 else {
+            return false
+        }
+        return left.st_dev == right.st_dev && left.st_ino == right.st_ino
+    }
+}

@@ -1,0 +1,193 @@
+internal import CMicroHTTPD
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C callbacks given to libmicrohttpd. Each finds its ``ServerContext`` through the `cls` pointer.
+/// No Swift error can escape them: they call only non-throwing code.
+enum DaemonCallbacks {
+    /// Called first with the request head, then once per body chunk, then a last time with no data.
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+        guard let cls, let connection, let uploadDataSize, let conCls else {
+            return .NO
+        }
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        guard let existing = conCls.pointee else {
+            let state = RequestState(request: makeRequest(connection: connection, url: url, method: method))
+            conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+            context.inFlight.add(1, ordering: .relaxed)
+            if let length = lookupHeader(connection, "Content-Length"), context.exceedsLimit(contentLength: length) {
+                state.rejection = .payloadTooLarge(limit: context.maxBodySize)
+                state.responded = true
+                var response = context.answer(state)
+                response.headers.replaceOrAdd(name: "Connection", value: "close")
+                return queue(response, on: connection, context: context)
+            }
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            return receive(uploadData, count: size, into: state, context: context)
+        }
+        if state.responded {
+            return .YES
+        }
+        state.responded = true
+        return queue(context.answer(state), on: connection, context: context)
+    }
+
+    /// Frees the per-request state once libmicrohttpd is done with the request, however it ended.
+    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, termination in
+        guard let cls, let conCls, let existing = conCls.pointee else {
+            return
+        }
+        conCls.pointee = nil
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
+        context.inFlight.subtract(1, ordering: .relaxed)
+        if termination != .REQUEST_TERMINATED_COMPLETED_OK {
+            context.logger.debug(
+                "request ended early",
+                metadata: [
+                    "method": "\(state.request.method)",
+                    "path": "\(state.request.path)",
+                    "reason": "\(describe(termination))",
+                ]
+            )
+        }
+    }
+
+    private static func describe(_ termination: MHD_RequestTerminationCode) -> String {
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: "completed"
+        case .REQUEST_TERMINATED_WITH_ERROR: "error"
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "server shutdown"
+        case .REQUEST_TERMINATED_READ_ERROR: "read error"
+        case .REQUEST_TERMINATED_CLIENT_ABORT: "client closed the connection"
+        @unknown default: "code \(termination.rawValue)"
+        }
+    }
+
+    /// Forwards libmicrohttpd's own messages to the logger at debug level.
+    static let log: MHD_LogCallback = { cls, format, arguments in
+        guard let cls, let format, let arguments else {
+            return
+        }
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = vsnprintf(&buffer, buffer.count, format, arguments)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        context.lastDaemonMessage.withLock { $0 = message }
+        context.logger.debug("libmicrohttpd: \(message)")
+    }
+
+    /// Appends a body chunk, or counts it once the body is over the limit.
+    private static func receive(
+        _ data: UnsafePointer<CChar>?,
+        count: Int,
+        into state: RequestState,
+        context: ServerContext
+    ) -> MHD_Result {
+        if state.responded {
+            return .YES
+        }
+        if state.rejection != nil {
+            state.discardedBytes += count
+            if state.discardedBytes > context.discardLimit {
+                context.logger.debug("closing a connection that keeps sending an oversized body")
+                return .NO
+            }
+            return .YES
+        }
+        if count > context.maxBodySize - state.body.count {
+            state.rejection = .payloadTooLarge(limit: context.maxBodySize)
+            state.discardedBytes = state.body.count + count
+            state.body = Data()
+            return .YES
+        }
+        if let data {
+            data.withMemoryRebound(to: UInt8.self, capacity: count) { state.body.append($0, count: count) }
+        }
+        return .YES
+    }
+
+    /// Builds and queues the libmicrohttpd response for `response`.
+    private static func queue(_ response: Response, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+        var status = response.status
+        if !(200...599).contains(status) {
+            context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
+            status = 500
+        }
+        let body = (status == 204 || status == 304) ? Data() : response.body
+        let created = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else {
+            context.logger.error("libmicrohttpd could not create a response")
+            return .NO
+        }
+        defer { MHD_destroy_response(created) }
+        for (name, value) in response.headers where !managedHeaders.contains(name.lowercased()) {
+            if MHD_add_response_header(created, name, value) == .NO {
+                context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
+            }
+        }
+        if context.draining.load(ordering: .relaxed), response.headers["Connection"] == nil {
+            _ = MHD_add_response_header(created, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(status), created)
+    }
+
+    /// Header fields libmicrohttpd writes itself from the body it sends.
+    private static let managedHeaders: Set<String> = ["content-length", "transfer-encoding"]
+
+    private static func makeRequest(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?
+    ) -> Request {
+        var request = Request(
+            method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/",
+            queryItems: values(connection, kind: .GET_ARGUMENT_KIND).map { (name: $0.0, value: $0.1) },
+            headers: HTTPHeaders(values(connection, kind: .HEADER_KIND))
+        )
+        if let address = CMicroHTTPD_client_address(connection) {
+            request.remoteAddress = SocketAddress.host(of: address)
+        }
+        return request
+    }
+
+    private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Collects the key–value pairs of one kind, in the order libmicrohttpd holds them.
+    private static func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
+        let collector = ValueCollector()
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.pairs
+    }
+
+    private static let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+        guard let cls, let key else {
+            return .YES
+        }
+        let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        return .YES
+    }
+
+    /// Receives pairs from `MHD_get_connection_values` during one synchronous call.
+    private final class ValueCollector {
+        var pairs: [(String, String)] = []
+    }
+}

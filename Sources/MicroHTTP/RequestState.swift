@@ -1,0 +1,17 @@
+import Foundation
+
+/// What the server keeps about one request between access-handler calls.
+///
+/// Owned by libmicrohttpd's per-request pointer (retained there) from the first access-handler call until the
+/// completion callback; only the thread serving the connection touches it.
+final class RequestState {
+    var request: Request
+    var body = Data()
+    var rejection: Rejection?
+    var discardedBytes = 0
+    var responded = false
+
+    init(request: Request) {
+        self.request = request
+    }
+}

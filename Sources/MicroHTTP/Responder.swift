@@ -1,0 +1,20 @@
+import Foundation
+
+/// Turns requests into responses; the server calls it on its worker threads.
+public protocol Responder: Sendable {
+    /// Answers one complete request. Called on a server worker thread; may block (e.g. waiting for a durable write).
+    func respond(to request: Request) -> Response
+    /// Answers a request the server refused before the handler ran (body too large, ...). `request.body` is empty.
+    func respond(to rejection: Rejection, for request: Request) -> Response
+}
+
+extension Responder {
+    /// Answers with `rejection.status` and its reason as a plain-text body.
+    public func respond(to rejection: Rejection, for request: Request) -> Response {
+        Response(
+            status: rejection.status,
+            headers: ["Content-Type": "text/plain; charset=utf-8"],
+            body: Data((rejection.reason + "\n").utf8)
+        )
+    }
+}

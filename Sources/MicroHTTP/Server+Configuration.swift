@@ -1,0 +1,24 @@
+extension Server {
+    /// Listening address, threading, limits and timeouts of a ``Server``.
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 address literal; "0.0.0.0" or "::" listen on every interface.
+        public var host: String = "127.0.0.1"
+        /// The TCP port; 0 picks a free one (read it from ``Server/port`` after starting).
+        public var port: Int = 8080
+        /// Worker threads polling with epoll (where available); 1 means a single internal thread.
+        public var threadPoolSize: Int = 4
+        /// The most connections served at once.
+        public var connectionLimit: Int = 1024
+        /// The most connections from one IP address; 0 means unlimited.
+        public var perIPConnectionLimit: Int = 0
+        /// Seconds an idle connection is kept open; 0 means forever.
+        public var connectionTimeout: Int = 30
+        /// Bytes of memory per connection; bounds the request head (libmicrohttpd answers 431/414 past it).
+        public var connectionMemoryLimit: Int = 64 * 1024
+        /// The largest request body accepted, in bytes; larger ones are answered with 413.
+        public var maxBodySize: Int = 1024 * 1024
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that hands complete requests to a ``Responder``.
+///
+/// Start it with ``start()``, read the bound ``port``, stop it with ``shutdown(gracePeriod:)``.
+// Safe: the daemon handle is only touched under the `lifecycle` mutex; every other property is immutable or atomic.
+public final class Server: @unchecked Sendable {
+    private enum Lifecycle {
+        case idle
+        case running(Daemon)
+        case stopped
+    }
+
+    private let configuration: Configuration
+    private let context: ServerContext
+    private let lifecycle = Mutex<Lifecycle>(.idle)
+    private let boundPort = Atomic<Int>(0)
+
+    /// Creates a server; nothing is bound until ``start()``.
+    public init(configuration: Configuration, responder: any Responder, logger: Logger) {
+        self.configuration = configuration
+        self.context = ServerContext(responder: responder, logger: logger, maxBodySize: configuration.maxBodySize)
+    }
+
+    deinit {
+        lifecycle.withLock { state in
+            if case .running(let daemon) = state {
+                daemon.stop()
+            }
+            state = .stopped
+        }
+    }
+
+    /// Binds and starts serving; throws ServerError with a clear message (e.g. address in use, bad host).
+    public func start() throws {
+        try lifecycle.withLock { state in
+            switch state {
+            case .running:
+                throw ServerError("the server on \(configuration.host):\(boundPort.load(ordering: .relaxed)) is already running")
+            case .stopped:
+                throw ServerError("the server was shut down and cannot be started again")
+            case .idle:
+                let daemon = try Daemon.start(configuration: configuration, context: context)
+                boundPort.store(daemon.port, ordering: .relaxed)
+                state = .running(daemon)
+            }
+        }
+    }
+
+    /// The bound TCP port (after start; the real one when configured with 0).
+    public var port: Int {
+        boundPort.load(ordering: .relaxed)
+    }
+
+    /// Number of requests currently being handled (from the request head until the response is sent).
+    public var inFlightRequests: Int {
+        context.inFlight.load(ordering: .relaxed)
+    }
+
+    /// Graceful stop: stop accepting (quiesce), let in-flight requests finish up to `gracePeriod`, then stop the daemon. Idempotent.
+    ///
+    /// Responses sent while draining carry `Connection: close`. Blocks until the daemon has stopped;
+    /// do not call it from a ``Responder`` (it would wait for its own request).
+    public func shutdown(gracePeriod: Duration = .seconds(5)) {
+        lifecycle.withLock { state in
+            guard case .running(let daemon) = state else {
+                state = .stopped
+                return
+            }
+            context.draining.store(true, ordering: .relaxed)
+            daemon.quiesce()
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: gracePeriod)
+            while context.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
+                usleep(2_000)
+            }
+            let unfinished = context.inFlight.load(ordering: .relaxed)
+            if unfinished > 0 {
+                context.logger.warning(
+                    "grace period over; closing connections with requests in flight",
+                    metadata: ["requests": "\(unfinished)"]
+                )
+            }
+            daemon.stop()
+            state = .stopped
+        }
+    }
+}

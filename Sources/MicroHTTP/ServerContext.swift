@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What the libmicrohttpd callbacks need to reach: the responder, the limits, the logger and the counters.
+final class ServerContext: Sendable {
+    let responder: any Responder
+    let logger: Logger
+    let maxBodySize: Int
+    /// Requests whose per-request state exists (first access-handler call until the completion callback).
+    let inFlight = Atomic<Int>(0)
+    /// Set once shutdown begins: responses then ask the client to close the connection.
+    let draining = Atomic<Bool>(false)
+    /// The latest message libmicrohttpd logged, to explain a failed start.
+    let lastDaemonMessage = Mutex<String?>(nil)
+
+    init(responder: any Responder, logger: Logger, maxBodySize: Int) {
+        self.responder = responder
+        self.logger = logger
+        self.maxBodySize = max(0, maxBodySize)
+    }
+
+    /// How many bytes past the limit a rejected body may still send before the connection is dropped.
+    var discardLimit: Int {
+        let base = max(maxBodySize, 64 * 1024)
+        return base > Int.max / 8 ? Int.max : base * 8
+    }
+
+    /// Whether a declared `Content-Length` exceeds the body limit.
+    func exceedsLimit(contentLength: String) -> Bool {
+        let digits = contentLength.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return false
+        }
+        guard let length = UInt64(digits) else {
+            return true
+        }
+        return length > UInt64(maxBodySize)
+    }
+
+    /// The responder's answer for a complete request, or for a rejected one.
+    func answer(_ state: RequestState) -> Response {
+        if let rejection = state.rejection {
+            logger.debug(
+                "request rejected",
+                metadata: ["method": "\(state.request.method)", "path": "\(state.request.path)", "status": "\(rejection.status)"]
+            )
+            return responder.respond(to: rejection, for: state.request)
+        }
+        var request = state.request
+        request.body = state.body
+        return responder.respond(to: request)
+    }
+}
