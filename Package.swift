@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "TabBarModel", targets: ["TabBarModel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,6 +35,7 @@ let package = Package(
             dependencies: ["MicroHTTP"],
             swiftSettings: swiftSettings
         ),
+        .target(name: "TabBarModel", swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
@@ -42,5 +44,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "TabBarModelTests", dependencies: ["TabBarModel"], swiftSettings: swiftSettings),
     ]
 )

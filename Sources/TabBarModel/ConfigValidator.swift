@@ -1,0 +1,330 @@
+import Foundation
+
+/// The semantic rules of DESIGN §3 over a typed document. Problems at tainted pointers (places the JSON reader
+/// already reported as unreadable) are suppressed, and so are checks that need data that could not be read.
+struct ConfigValidator {
+    /// Most characters in any string of the document.
+    static let maximumStringLength = 256
+    static let topLevelTabCount = 2...50
+    static let maximumChildren = 50
+    /// Levels of tabs allowed below the bar: top-level tabs are level 0, their children 1, grandchildren 2.
+    static let maximumDepth = 2
+    static let titleLength = 1...64
+    static let maxVisibleTabsRange = 2...10
+    static let maximumParameters = 32
+
+    /// A tab with where it sits in the document.
+    private struct Entry {
+        let tab: Tab
+        let pointer: String
+        let depth: Int
+    }
+
+    private let config: TabBarConfig
+    private let tainted: [String]
+    private var problems: [ValidationProblem] = []
+
+    init(config: TabBarConfig, tainted: [String] = []) {
+        self.config = config
+        self.tainted = tainted
+    }
+
+    /// Every problem, in document order of the checks.
+    mutating func run() -> [ValidationProblem] {
+        let count = config.tabs.count
+        if !Self.topLevelTabCount.contains(count) {
+            report("/tabs", "must have \(Self.describe(Self.topLevelTabCount)) tabs, has \(count)")
+        }
+        let entries = flatten(config.tabs, at: "/tabs", depth: 0)
+        for entry in entries {
+            checkTab(entry)
+        }
+        let idsComplete =
+            !isTainted("/tabs")
+            && !entries.contains { entry in
+                isTainted(JSONPointer.appending("id", to: entry.pointer))
+                    || isTainted(JSONPointer.appending("children", to: entry.pointer))
+            }
+        let firstByID = checkUniqueIDs(entries)
+        checkReplaces(entries, firstByID: firstByID)
+        checkDocumentFields(firstByID: firstByID, idsComplete: idsComplete)
+        return problems
+    }
+
+    private func flatten(_ tabs: [Tab], at pointer: String, depth: Int) -> [Entry] {
+        var entries: [Entry] = []
+        for (index, tab) in tabs.enumerated() {
+            let tabPointer = JSONPointer.appending(index, to: pointer)
+            entries.append(Entry(tab: tab, pointer: tabPointer, depth: depth))
+            if let children = tab.children {
+                entries += flatten(children, at: JSONPointer.appending("children", to: tabPointer), depth: depth + 1)
+            }
+        }
+        return entries
+    }
+
+    // MARK: - One tab
+
+    private mutating func checkTab(_ entry: Entry) {
+        let tab = entry.tab
+        let pointer = entry.pointer
+        if !Tab.isValidID(tab.id) {
+            report(pointer + "/id", "must match ^[a-z0-9][a-z0-9._-]{0,63}$, found \"\(tab.id)\"")
+        }
+        checkTitle(tab.title, at: pointer + "/title")
+        if let icon = tab.icon {
+            checkLength(icon.image, at: pointer + "/icon/image")
+            checkLength(icon.selectedImage, at: pointer + "/icon/selectedImage")
+        }
+        checkDestination(tab.destination, at: pointer + "/destination")
+        checkLength(tab.badge, at: pointer + "/badge")
+        if let children = tab.children {
+            if entry.depth >= Self.maximumDepth, !children.isEmpty {
+                if entry.depth == Self.maximumDepth {
+                    report(
+                        pointer + "/children",
+                        "too deep: tabs may nest at most \(Self.maximumDepth) levels below the bar"
+                    )
+                }
+            } else if children.count > Self.maximumChildren {
+                report(pointer + "/children", "must have at most \(Self.maximumChildren) tabs, has \(children.count)")
+            }
+        }
+        if let replaces = tab.replaces {
+            if !Tab.isValidID(replaces) {
+                report(pointer + "/replaces", "must match ^[a-z0-9][a-z0-9._-]{0,63}$, found \"\(replaces)\"")
+            } else if replaces == tab.id {
+                report(pointer + "/replaces", "must not name the tab itself")
+            }
+        }
+    }
+
+    private mutating func checkTitle(_ title: LocalizedTitle, at pointer: String) {
+        checkTitleText(title.default, at: pointer + "/default")
+        checkLength(title.key, at: pointer + "/key")
+        guard let localized = title.localized else { return }
+        var seen: [String: String] = [:]
+        for tag in localized.keys.sorted() {
+            let tagPointer = JSONPointer.appending(tag, to: pointer + "/localized")
+            if !LocaleTag.isValid(tag) {
+                report(tagPointer, "\"\(tag)\" is not a well-formed BCP 47 language tag")
+            } else if let other = seen[tag.lowercased()] {
+                report(tagPointer, "\"\(tag)\" duplicates \"\(other)\" (tags are case-insensitive)")
+            } else {
+                seen[tag.lowercased()] = tag
+            }
+            if let text = localized[tag] {
+                checkTitleText(text, at: tagPointer)
+            }
+        }
+    }
+
+    private mutating func checkTitleText(_ text: String, at pointer: String) {
+        if !Self.titleLength.contains(text.count) {
+            report(
+                pointer,
+                "must be \(Self.describe(Self.titleLength)) characters, has \(text.count)"
+            )
+        }
+    }
+
+    private mutating func checkDestination(_ destination: Destination, at pointer: String) {
+        let type = destination.type
+        let fields: [(name: String, isSet: Bool)] = [
+            ("name", destination.name != nil),
+            ("nib", destination.nib != nil),
+            ("embedInNavigationController", destination.embedInNavigationController != nil),
+            ("identifier", destination.identifier != nil),
+            ("url", destination.url != nil),
+        ]
+        let required: String
+        let allowed: Set<String>
+        switch type {
+        case .viewController:
+            required = "name"
+            allowed = ["name", "nib", "embedInNavigationController"]
+        case .storyboard:
+            required = "name"
+            allowed = ["name", "identifier"]
+        case .url:
+            required = "url"
+            allowed = ["url"]
+        }
+        for field in fields where field.isSet && !allowed.contains(field.name) {
+            report(pointer + "/" + field.name, "is not allowed for destination type \"\(type.rawValue)\"")
+        }
+        let requiredValue = required == "name" ? destination.name : destination.url
+        if let value = requiredValue {
+            if value.isEmpty {
+                report(pointer + "/" + required, "must not be empty")
+            } else if required == "url", !Self.isValidDestinationURL(value) {
+                report(pointer + "/url", "must be an absolute http(s) URL or a custom-scheme URL without spaces")
+            }
+        } else {
+            report(pointer + "/" + required, "is required for destination type \"\(type.rawValue)\"")
+        }
+        checkLength(destination.name, at: pointer + "/name")
+        checkLength(destination.nib, at: pointer + "/nib")
+        checkLength(destination.identifier, at: pointer + "/identifier")
+        checkLength(destination.url, at: pointer + "/url")
+        if let parameters = destination.parameters {
+            if parameters.count > Self.maximumParameters {
+                report(
+                    pointer + "/parameters",
+                    "must have at most \(Self.maximumParameters) entries, has \(parameters.count)"
+                )
+            }
+            for key in parameters.keys.sorted() {
+                let keyPointer = JSONPointer.appending(key, to: pointer + "/parameters")
+                if key.count > Self.maximumStringLength {
+                    report(keyPointer, "key must be at most \(Self.maximumStringLength) characters")
+                }
+                checkLength(parameters[key], at: keyPointer)
+            }
+        }
+    }
+
+    /// An absolute http(s) URL with a host, or `scheme:rest` for any other scheme; never whitespace.
+    static func isValidDestinationURL(_ url: String) -> Bool {
+        let hasBlank = url.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
+        guard !hasBlank, let colon = url.firstIndex(of: ":"), isValidScheme(url[..<colon]) else {
+            return false
+        }
+        let rest = url[url.index(after: colon)...]
+        guard !rest.isEmpty else {
+            return false
+        }
+        let scheme = url[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return true
+        }
+        guard rest.hasPrefix("//"), let host = URLComponents(string: url)?.host else {
+            return false
+        }
+        return !host.isEmpty
+    }
+
+    /// RFC 3986 scheme: a letter, then letters, digits, "+", "-" or ".".
+    private static func isValidScheme(_ scheme: Substring) -> Bool {
+        guard let first = scheme.utf8.first, isASCIILetter(first) else {
+            return false
+        }
+        return scheme.utf8.allSatisfy { byte in
+            isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    // MARK: - Across tabs
+
+    private mutating func checkUniqueIDs(_ entries: [Entry]) -> [String: Entry] {
+        var firstByID: [String: Entry] = [:]
+        for entry in entries where !isTainted(entry.pointer + "/id") {
+            if let first = firstByID[entry.tab.id] {
+                report(entry.pointer + "/id", "duplicate id \"\(entry.tab.id)\", first used at \(first.pointer)/id")
+            } else {
+                firstByID[entry.tab.id] = entry
+            }
+        }
+        return firstByID
+    }
+
+    private mutating func checkReplaces(_ entries: [Entry], firstByID: [String: Entry]) {
+        var replacedBy: [String: String] = [:]
+        for entry in entries {
+            guard let replaces = entry.tab.replaces, Tab.isValidID(replaces), replaces != entry.tab.id else {
+                continue
+            }
+            let pointer = entry.pointer + "/replaces"
+            if let target = firstByID[replaces], target.tab.deprecated == nil,
+                !isTainted(target.pointer + "/deprecated")
+            {
+                report(pointer, "names tab \"\(replaces)\", which is not deprecated")
+            }
+            if let other = replacedBy[replaces] {
+                report(pointer, "\"\(replaces)\" is already replaced by the tab at \(other)")
+            } else {
+                replacedBy[replaces] = entry.pointer
+            }
+        }
+    }
+
+    // MARK: - Document fields
+
+    private mutating func checkDocumentFields(firstByID: [String: Entry], idsComplete: Bool) {
+        if let maxVisibleTabs = config.maxVisibleTabs, !Self.maxVisibleTabsRange.contains(maxVisibleTabs) {
+            report(
+                "/maxVisibleTabs",
+                "must be \(Self.describe(Self.maxVisibleTabsRange)), found \(maxVisibleTabs)"
+            )
+        }
+        if let initialTab = config.initialTab {
+            checkInitialTab(initialTab, firstByID: firstByID, idsComplete: idsComplete)
+        }
+        if let defaultLocale = config.defaultLocale, !LocaleTag.isValid(defaultLocale) {
+            report("/defaultLocale", "\"\(defaultLocale)\" is not a well-formed BCP 47 language tag")
+        }
+        if let appearance = config.appearance {
+            checkLength(appearance.backgroundImage, at: "/appearance/backgroundImage")
+            checkColor(appearance.tintColor, at: "/appearance/tintColor")
+            checkColor(appearance.selectedTintColor, at: "/appearance/selectedTintColor")
+            checkColor(appearance.unselectedTintColor, at: "/appearance/unselectedTintColor")
+        }
+    }
+
+    private mutating func checkInitialTab(_ id: String, firstByID: [String: Entry], idsComplete: Bool) {
+        let pointer = "/initialTab"
+        guard let entry = firstByID[id] else {
+            if idsComplete {
+                report(pointer, "names no tab: \"\(id)\"")
+            }
+            return
+        }
+        if entry.depth > 0 {
+            report(pointer, "names \"\(id)\", which is not a top-level tab")
+        } else if entry.tab.enabled == false, !isTainted(entry.pointer + "/enabled") {
+            report(pointer, "names \"\(id)\", which is not enabled")
+        } else if entry.tab.deprecated == .hard {
+            report(pointer, "names \"\(id)\", which is hard-deprecated and not shown")
+        }
+    }
+
+    private mutating func checkColor(_ color: String?, at pointer: String) {
+        guard let color else { return }
+        let digits = color.utf8.dropFirst()
+        let isHex = digits.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        }
+        if !(color.hasPrefix("#") && (digits.count == 6 || digits.count == 8) && isHex) {
+            report(pointer, "must be a colour #RRGGBB or #RRGGBBAA, found \"\(color)\"")
+        }
+    }
+
+    private mutating func checkLength(_ string: String?, at pointer: String) {
+        if let string, string.count > Self.maximumStringLength {
+            report(pointer, "must be at most \(Self.maximumStringLength) characters, has \(string.count)")
+        }
+    }
+
+    // MARK: - Reporting
+
+    private static func describe(_ range: ClosedRange<Int>) -> String {
+        "\(range.lowerBound)…\(range.upperBound)"
+    }
+
+    private func isTainted(_ pointer: String) -> Bool {
+        tainted.contains { JSONPointer.isWithin(pointer, $0) }
+    }
+
+    private mutating func report(_ pointer: String, _ message: String) {
+        if !isTainted(pointer) {
+            problems.append(ValidationProblem(pointer: pointer, message: message))
+        }
+    }
+}

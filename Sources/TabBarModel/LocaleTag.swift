@@ -1,0 +1,46 @@
+/// Whether `tag` is a well-formed BCP 47 language tag of the forms apps use: language[-script][-region][-variant…],
+/// e.g. "en", "de-CH", "zh-Hant-TW", "es-419". Letters and digits only; the first subtag is 2–3 letters,
+/// the others 1–8 characters.
+public func isValidLocaleTag(_ tag: String) -> Bool {
+    LocaleTag.isValid(tag)
+}
+
+/// Helpers for BCP 47 tags: well-formedness, language subtag, case-insensitive lookup.
+enum LocaleTag {
+    /// Longest tag accepted; real tags are far shorter.
+    static let maximumLength = 64
+
+    static func isValid(_ tag: String) -> Bool {
+        guard !tag.isEmpty, tag.utf8.count <= maximumLength else {
+            return false
+        }
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = subtags.first, (2...3).contains(language.utf8.count),
+            language.utf8.allSatisfy(isASCIILetter)
+        else {
+            return false
+        }
+        return subtags.dropFirst().allSatisfy { subtag in
+            (1...8).contains(subtag.utf8.count) && subtag.utf8.allSatisfy { isASCIILetter($0) || isASCIIDigit($0) }
+        }
+    }
+
+    /// The language subtag: everything before the first "-".
+    static func language(of tag: String) -> String {
+        String(tag.prefix { $0 != "-" })
+    }
+
+    /// The first of `tags` (in sorted order, for determinism) equal to `tag` ignoring case.
+    static func match(_ tag: String, in tags: some Sequence<String>) -> String? {
+        let wanted = tag.lowercased()
+        return tags.filter { $0.lowercased() == wanted }.min()
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+}

@@ -1,0 +1,68 @@
+/// One entry of the tab bar, or one sub-section of a tab (`children`).
+public struct Tab: Codable, Sendable, Hashable {
+    /// Unique across the whole hierarchy; pattern `^[a-z0-9][a-z0-9._-]{0,63}$`.
+    public var id: String
+    /// The title and its translations.
+    public var title: LocalizedTitle
+    /// Normal and selected images.
+    public var icon: Icon?
+    /// What the tab opens.
+    public var destination: Destination
+    /// Badge text shown on the tab.
+    public var badge: String?
+    /// Disabled tabs are shown greyed out (default true).
+    public var enabled: Bool?
+    /// A locked tab keeps its default slot whatever the user's order (default false; top level only).
+    public var locked: Bool?
+    /// Whether a user may hide the tab (default false; top level only).
+    public var hideable: Bool?
+    /// Sub-sections, at most 2 levels below the bar.
+    public var children: [Tab]?
+    /// Marks a tab being phased out; hard-deprecated tabs are no longer shown.
+    public var deprecated: Deprecation?
+    /// The id of the tab this one takes over from (its users' positions carry over).
+    public var replaces: String?
+
+    /// Creates a tab.
+    public init(
+        id: String,
+        title: LocalizedTitle,
+        icon: Icon? = nil,
+        destination: Destination,
+        badge: String? = nil,
+        enabled: Bool? = nil,
+        locked: Bool? = nil,
+        hideable: Bool? = nil,
+        children: [Tab]? = nil,
+        deprecated: Deprecation? = nil,
+        replaces: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.icon = icon
+        self.destination = destination
+        self.badge = badge
+        self.enabled = enabled
+        self.locked = locked
+        self.hideable = hideable
+        self.children = children
+        self.deprecated = deprecated
+        self.replaces = replaces
+    }
+
+    /// Whether `id` matches `^[a-z0-9][a-z0-9._-]{0,63}$`.
+    public static func isValidID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard let first = bytes.first, bytes.count <= 64, isLowercaseAlphanumeric(first) else {
+            return false
+        }
+        return bytes.dropFirst().allSatisfy { byte in
+            isLowercaseAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+    }
+
+    private static func isLowercaseAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+extension TabOrderRequest {
+    /// Strict decode: an object with `order` (required) and `hidden` (optional, null = none), each an array of at most
+    /// 50 strings of at most 64 characters; unknown fields and wrong types are problems with pointers.
+    public static func decode(json: Data) -> Result<TabOrderRequest, TabOrderDecodingError> {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(json)
+        } catch {
+            return .failure(.malformedJSON(error.description))
+        }
+        var reader = JSONReader()
+        var order: [String] = []
+        var hidden: [String] = []
+        if let object = reader.object(root, at: "", allowedKeys: ["order", "hidden"]) {
+            if object["order"] == nil {
+                reader.report(object.pointer("order"), "is required")
+            } else if let elements = reader.array(object, "order") {
+                order = readIDs(elements, at: object.pointer("order"), reader: &reader)
+            }
+            if let elements = reader.array(object, "hidden") {
+                hidden = readIDs(elements, at: object.pointer("hidden"), reader: &reader)
+            }
+        }
+        guard reader.problems.isEmpty else {
+            return .failure(.invalid(reader.problems))
+        }
+        return .success(TabOrderRequest(order: order, hidden: hidden))
+    }
+
+    private static func readIDs(_ elements: [JSONValue], at pointer: String, reader: inout JSONReader) -> [String] {
+        if elements.count > maximumIDs {
+            reader.report(pointer, "must have at most \(maximumIDs) ids, has \(elements.count)")
+        }
+        var ids: [String] = []
+        for (index, element) in elements.enumerated() {
+            let elementPointer = JSONPointer.appending(index, to: pointer)
+            guard let id = reader.string(element, at: elementPointer) else { continue }
+            if id.count > maximumIDLength {
+                reader.report(elementPointer, "must be at most \(maximumIDLength) characters, has \(id.count)")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+}
