@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TabBarModel", targets: ["TabBarModel"]),
+        .library(name: "TabBarStore", targets: ["TabBarStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,6 +37,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "TabBarModel", swiftSettings: swiftSettings),
+        .target(
+            name: "TabBarStore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "StoreCrashWriter",
+            dependencies: ["TabBarStore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
@@ -45,5 +56,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TabBarModelTests", dependencies: ["TabBarModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TabBarStoreTests",
+            dependencies: ["TabBarStore", "StoreCrashWriter"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -1,0 +1,5 @@
+/// Identifies one customization: a (client, user) pair.
+struct CustomizationKey: Hashable, Sendable {
+    var client: String
+    var user: String
+}

@@ -1,0 +1,310 @@
+import Foundation
+import Logging
+
+/// The customizations: the in-memory table, the journal behind it, group commit and compaction.
+///
+/// Writers enqueue an encoded record under the lock. A writer that finds no flush running becomes the leader: it
+/// takes the whole pending batch, releases the lock, writes and fsyncs it once, re-locks, applies the batch to the
+/// table, and wakes everyone; followers wait until their record is durable. Readers only ever see durable state.
+final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guarded by `condition`; see `journal`.
+
+    /// Latest assigned state of a key whose newest record is not durable yet.
+    private struct Head {
+        var revision: UInt64
+        var exists: Bool
+        var sequence: UInt64
+    }
+
+    private struct Pending {
+        var record: JournalRecord
+        var frame: Data
+    }
+
+    let journalPath: String
+    let snapshotPath: String
+    private let io: FileIO
+    private let logger: Logger
+    private let compactionThreshold: Int
+    private let encoder = JSONEncoder()
+    private let condition = NSCondition()
+
+    private var table: CustomizationTable
+    /// Used outside the lock only by the thread holding the flushing role (`flushing == true`, set under the lock).
+    private var journal: JournalFile
+    private var pending: [Pending] = []
+    private var pendingHeads: [CustomizationKey: Head] = [:]
+    private var pendingClientDeletes: [String: UInt64] = [:]
+    private var nextSequence: UInt64
+    private var durableSequence: UInt64
+    private var flushing = false
+    private var failure: String?
+    private var closed = false
+    private var syncs = 0
+
+    /// Opens the snapshot and journal in `directory` and replays them.
+    init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int) throws {
+        journalPath = (directory as NSString).appendingPathComponent("customizations.journal")
+        snapshotPath = (directory as NSString).appendingPathComponent("customizations.snapshot")
+        self.io = io
+        self.logger = logger
+        self.compactionThreshold = compactionThreshold
+        let snapshot = try SnapshotFile.read(snapshotPath, io: io)
+        var table = snapshot?.table ?? CustomizationTable()
+        let snapshotSequence = snapshot?.lastSequence ?? 0
+        let opened = try JournalFile.open(
+            journalPath, io: io, logger: logger, snapshotSequence: snapshotSequence, into: &table
+        )
+        self.table = table
+        journal = opened.journal
+        durableSequence = max(snapshotSequence, opened.lastSequence)
+        nextSequence = durableSequence + 1
+    }
+
+    // MARK: Reads
+
+    /// The durable entry of a key.
+    func entry(_ key: CustomizationKey) -> CustomizationEntry? {
+        condition.withLock { table.entry(key) }
+    }
+
+    /// The durable revision of a key, counting reset keys (0 when never saved).
+    func revision(_ key: CustomizationKey) -> UInt64 {
+        condition.withLock { table.item(key)?.revision ?? 0 }
+    }
+
+    /// Number of keys holding a customization.
+    var liveCount: Int {
+        condition.withLock { table.liveCount }
+    }
+
+    /// Number of journal fsyncs done for customization writes.
+    var syncCount: Int {
+        condition.withLock { syncs }
+    }
+
+    /// Why writes are refused, or nil.
+    var unavailableReason: String? {
+        condition.withLock { failure ?? (closed ? "the store is closed" : nil) }
+    }
+
+    /// Whether the client has any key, durable or pending.
+    func hasKeys(client: String) -> Bool {
+        condition.withLock {
+            table.hasKeys(client: client) || pendingHeads.keys.contains { $0.client == client }
+        }
+    }
+
+    // MARK: Writes
+
+    /// Saves a customization; see `TabBarStore.saveCustomization`.
+    func save(_ key: CustomizationKey, _ value: StoredCustomization, expectedRevision: UInt64?) throws
+        -> CustomizationEntry
+    {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkWritable()
+        let head = currentHead(key)
+        if let expectedRevision, expectedRevision != (head.exists ? head.revision : 0) {
+            throw StoreError.revisionMismatch
+        }
+        let revision = head.revision + 1
+        let sequence = try enqueue(.put(key, revision: revision, value: value))
+        pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
+        try awaitDurable(sequence)
+        return CustomizationEntry(revision: revision, value: value)
+    }
+
+    /// Resets a customization; returns whether one existed.
+    func delete(_ key: CustomizationKey) throws -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkWritable()
+        let head = currentHead(key)
+        guard head.exists else {
+            if let sequence = head.pendingSequence { try awaitDurable(sequence) }
+            return false
+        }
+        let sequence = try enqueue(.delete(key, revision: head.revision + 1))
+        pendingHeads[key] = Head(revision: head.revision + 1, exists: false, sequence: sequence)
+        try awaitDurable(sequence)
+        return true
+    }
+
+    /// Durably records that every customization of the client is gone.
+    func deleteClient(_ client: String) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        try checkWritable()
+        let sequence = try enqueue(.deleteClient(client))
+        pendingHeads = pendingHeads.filter { $0.key.client != client }
+        pendingClientDeletes[client] = sequence
+        try awaitDurable(sequence)
+    }
+
+    /// Compacts now: flushes what is pending, writes a snapshot, starts a new journal.
+    func compact() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while flushing { condition.wait() }
+        try checkWritable()
+        flushing = true
+        defer {
+            flushing = false
+            condition.broadcast()
+        }
+        flushBatch(compactAfterwards: false)
+        if failure == nil { compactLocked() }
+        if failure != nil { throw StoreError.unavailable }
+    }
+
+    /// Makes the store refuse writes from now on.
+    func fail(_ reason: String) {
+        condition.withLock { enterFailure(reason) }
+    }
+
+    /// Flushes pending writes and closes the journal; later writes throw `StoreError.unavailable`.
+    func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return }
+        closed = true
+        while flushing || !pending.isEmpty {
+            if flushing {
+                condition.wait()
+            } else {
+                flushing = true
+                flushBatch(compactAfterwards: false)
+                flushing = false
+                condition.broadcast()
+            }
+        }
+        journal.close()
+    }
+
+    // MARK: Group commit (all with the lock held)
+
+    private func checkWritable() throws {
+        if closed || failure != nil { throw StoreError.unavailable }
+    }
+
+    private func currentHead(_ key: CustomizationKey) -> (revision: UInt64, exists: Bool, pendingSequence: UInt64?) {
+        if let head = pendingHeads[key] {
+            return (head.revision, head.exists, head.sequence)
+        }
+        if let sequence = pendingClientDeletes[key.client] {
+            return (0, false, sequence)
+        }
+        guard let item = table.item(key) else { return (0, false, nil) }
+        return (item.revision, item.slot != .reset, nil)
+    }
+
+    /// Encodes and queues a record with the next sequence number; returns that number.
+    private func enqueue(_ change: JournalRecord.Change) throws -> UInt64 {
+        let record = JournalRecord(sequence: nextSequence, change: change)
+        let payload: Data
+        do {
+            payload = try encoder.encode(record)
+        } catch {
+            throw StoreError.recordTooLarge
+        }
+        guard payload.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
+        var frame = Data()
+        RecordFraming.append(payload, to: &frame)
+        pending.append(Pending(record: record, frame: frame))
+        nextSequence += 1
+        return record.sequence!
+    }
+
+    /// Waits until the record with `sequence` is durable, leading flushes while none is running.
+    private func awaitDurable(_ sequence: UInt64) throws {
+        while durableSequence < sequence {
+            if failure != nil { throw StoreError.unavailable }
+            if flushing {
+                condition.wait()
+            } else {
+                flushing = true
+                flushBatch(compactAfterwards: true)
+                flushing = false
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Writes and fsyncs every pending record as one batch, then applies them. Requires the flushing role.
+    private func flushBatch(compactAfterwards: Bool) {
+        guard !pending.isEmpty, failure == nil else { return }
+        let batch = pending
+        pending.removeAll()
+        var bytes = Data()
+        bytes.reserveCapacity(batch.reduce(0) { $0 + $1.frame.count })
+        for item in batch { bytes.append(item.frame) }
+        let journal = self.journal
+        condition.unlock()
+        var writeError: (any Error)?
+        do {
+            try journal.append(bytes)
+        } catch {
+            writeError = error
+        }
+        condition.lock()
+        if let writeError {
+            enterFailure("writing the customizations journal failed: \(writeError)")
+            return
+        }
+        syncs += 1
+        for item in batch {
+            let sequence = item.record.sequence!
+            table.apply(item.record.change)
+            switch item.record.change {
+            case .put(let key, _, _), .delete(let key, _):
+                if pendingHeads[key]?.sequence == sequence { pendingHeads[key] = nil }
+            case .deleteClient(let client):
+                if pendingClientDeletes[client] == sequence { pendingClientDeletes[client] = nil }
+            }
+        }
+        durableSequence = batch.last!.record.sequence!
+        condition.broadcast()
+        if compactAfterwards, journal.size > compactionThreshold {
+            compactLocked()
+        }
+    }
+
+    /// Writes a snapshot of the durable state and swaps in an empty journal, with the lock released during I/O.
+    /// Requires the flushing role, so no batch is written meanwhile and the old journal holds exactly what the
+    /// snapshot covers: a crash between the two renames replays records the snapshot already has, which is a no-op.
+    private func compactLocked() {
+        let snapshot = table
+        let lastSequence = durableSequence
+        let oldJournal = journal
+        condition.unlock()
+        var result: Result<JournalFile, any Error>
+        do {
+            try SnapshotFile.write(snapshot, lastSequence: lastSequence, to: snapshotPath, io: io)
+            result = .success(try JournalFile.create(journalPath, io: io))
+        } catch {
+            result = .failure(error)
+        }
+        condition.lock()
+        switch result {
+        case .success(let newJournal):
+            oldJournal.close()
+            journal = newJournal
+            logger.info(
+                "compacted customizations",
+                metadata: ["keys": "\(snapshot.keyCount)", "lastSequence": "\(lastSequence)"]
+            )
+        case .failure(let error):
+            enterFailure("compacting the customizations failed: \(error)")
+        }
+    }
+
+    private func enterFailure(_ reason: String) {
+        guard failure == nil else { return }
+        failure = reason
+        logger.error("the store stops accepting writes", metadata: ["reason": "\(reason)"])
+        pending.removeAll()
+        pendingHeads.removeAll()
+        pendingClientDeletes.removeAll()
+        condition.broadcast()
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// The embedded store: files under one data directory (DESIGN.md §6).
+///
+/// ```
+/// <data>/clients/<client>/versions/000001.json …   one immutable file per published version
+/// <data>/customizations.journal                      append-only log of customization writes
+/// <data>/customizations.snapshot                     compacted state, replaced atomically
+/// ```
+/// Every write returns only once it is durable. After any write or fsync failure the store refuses writes for
+/// good (`unavailableReason`) while reads keep working from memory.
+public final class FileStore: TabBarStore {
+    let directory: String
+    let clientsDirectory: String
+    let io: FileIO
+    let logger: Logger
+    let log: CustomizationLog
+    let catalog: Mutex<VersionCatalog>
+    /// Serializes publishes, client deletions and close.
+    let configWrites = Mutex(())
+    private let lockFile: Mutex<Int32>
+
+    /// Opens (creating if needed) the store in `directory`. Recovers a torn journal tail (truncating it, logging a
+    /// warning with file and offset). Throws `StoreOpenError` with a message naming the file and byte offset if it
+    /// finds corruption before the tail, or if the directory is not writable.
+    public init(directory: URL, options: Options = Options(), logger: Logger) throws {
+        let path = directory.standardizedFileURL.path
+        let io = FileIO(faults: options.faultInjector)
+        self.directory = path
+        clientsDirectory = (path as NSString).appendingPathComponent("clients")
+        self.io = io
+        self.logger = logger
+        let lockDescriptor = try Self.prepareDirectory(path, io: io)
+        do {
+            Self.removeLeftovers(in: path, io: io, logger: logger)
+            do {
+                try io.makeDirectory(clientsDirectory)
+            } catch {
+                throw StoreOpenError("cannot create \(clientsDirectory): \(error)")
+            }
+            catalog = Mutex(try Self.loadVersions(clientsDirectory, io: io, logger: logger))
+            do {
+                log = try CustomizationLog(
+                    directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold
+                )
+            } catch let error as StoreOpenError {
+                throw error
+            } catch {
+                throw StoreOpenError("cannot open the customizations in \(path): \(error)")
+            }
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
+        lockFile = Mutex(lockDescriptor)
+        logger.info(
+            "opened the store",
+            metadata: [
+                "directory": "\(path)", "clients": "\(clientIDs().count)", "customizations": "\(log.liveCount)",
+            ]
+        )
+    }
+
+    deinit {
+        close()
+    }
+
+    public var unavailableReason: String? {
+        log.unavailableReason
+    }
+
+    public var customizationCount: Int {
+        log.liveCount
+    }
+
+    /// Number of journal fsyncs done for customization writes; with group commit, fewer than the writes.
+    public var syncCount: Int {
+        log.syncCount
+    }
+
+    public func customization(client: String, user: String) -> CustomizationEntry? {
+        log.entry(CustomizationKey(client: client, user: user))
+    }
+
+    public func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
+    ) throws -> CustomizationEntry {
+        try log.save(CustomizationKey(client: client, user: user), value, expectedRevision: expectedRevision)
+    }
+
+    public func deleteCustomization(client: String, user: String) throws -> Bool {
+        try log.delete(CustomizationKey(client: client, user: user))
+    }
+
+    /// Forces a compaction now (snapshot + new journal); used by tests.
+    public func compact() throws {
+        try log.compact()
+    }
+
+    public func close() {
+        configWrites.withLock { _ in
+            log.close()
+            lockFile.withLock { fd in
+                if fd >= 0 { Glibc.close(fd) }
+                fd = -1
+            }
+        }
+    }
+
+    /// The revision a key has reached, counting resets; 0 when never saved.
+    func currentRevision(client: String, user: String) -> UInt64 {
+        log.revision(CustomizationKey(client: client, user: user))
+    }
+
+    /// Creates the data directory, checks that it can be written, and takes the lock that keeps a second process
+    /// out. Returns the lock file's descriptor.
+    private static func prepareDirectory(_ path: String, io: FileIO) throws -> Int32 {
+        let existed = io.exists(path)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            if !existed { try io.syncDirectory((path as NSString).deletingLastPathComponent) }
+        } catch {
+            throw StoreOpenError("cannot create the data directory \(path): \(error)")
+        }
+        guard io.isDirectory(path) else {
+            throw StoreOpenError("the data directory \(path) is not a directory")
+        }
+        guard access(path, W_OK) == 0 else {
+            throw StoreOpenError("the data directory \(path) is not writable: \(String(cString: strerror(errno)))")
+        }
+        let lockPath = (path as NSString).appendingPathComponent("store.lock")
+        let fd: Int32
+        do {
+            fd = try io.open(lockPath, O_RDWR | O_CREAT)
+        } catch {
+            throw StoreOpenError("the data directory \(path) is not writable: \(error)")
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            Glibc.close(fd)
+            if code == EWOULDBLOCK {
+                throw StoreOpenError("the data directory \(path) is in use by another store (\(lockPath) is locked)")
+            }
+            throw StoreOpenError("cannot lock \(lockPath): \(String(cString: strerror(code)))")
+        }
+        return fd
+    }
+
+    /// Removes temp files a crash left behind in the data directory.
+    private static func removeLeftovers(in path: String, io: FileIO, logger: Logger) {
+        let names = (try? io.contents(of: path)) ?? []
+        for name in names where name.hasPrefix("customizations.") && name.hasSuffix(".tmp") {
+            let leftover = (path as NSString).appendingPathComponent(name)
+            logger.notice("removing a leftover temp file", metadata: ["file": "\(leftover)"])
+            unlink(leftover)
+        }
+    }
+}

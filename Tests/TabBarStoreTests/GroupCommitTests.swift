@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TabBarStore
+
+@Suite("group commit")
+struct GroupCommitTests {
+    private static let threads = 16
+    private static let savesPerThread = 50
+
+    private static func user(thread: Int, save: Int) -> String {
+        save.isMultiple(of: 10) ? "shared" : "u\(thread)-\(save % 3)"
+    }
+
+    private static func value(thread: Int, save: Int) -> StoredCustomization {
+        StoredCustomization(order: ["t\(thread)", "s\(save)"], hidden: [])
+    }
+
+    /// Runs `body(thread)` on `count` threads released together; returns once all are done.
+    private static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for thread in 0..<count {
+            done.enter()
+            Thread.detachNewThread {
+                start.wait()
+                body(thread)
+                done.leave()
+            }
+        }
+        for _ in 0..<count { start.signal() }
+        done.wait()
+    }
+
+    @Test("16 threads × 50 saves are all durable, with fewer fsyncs than writes")
+    func concurrentSaves() throws {
+        let directory = try TemporaryDirectory("group-commit")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        let failures = Mutex<[String]>([])
+        let lastRevisions = Mutex<[String: [UInt64]]>([:])
+        Self.concurrently(Self.threads) { thread in
+            var previous: [String: UInt64] = [:]
+            for save in 0..<Self.savesPerThread {
+                let user = Self.user(thread: thread, save: save)
+                do {
+                    let entry = try store.saveCustomization(
+                        client: "c1", user: user, Self.value(thread: thread, save: save), expectedRevision: nil
+                    )
+                    if let earlier = previous[user], entry.revision <= earlier {
+                        failures.withLock { $0.append("\(user): revision \(entry.revision) after \(earlier)") }
+                    }
+                    previous[user] = entry.revision
+                    if user == "shared" {
+                        lastRevisions.withLock { $0["shared", default: []].append(entry.revision) }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(user): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let writes = Self.threads * Self.savesPerThread
+        let syncs = store.syncCount
+        #expect(syncs < writes, "group commit batched \(writes) writes into \(syncs) fsyncs")
+        let sharedRevisions = lastRevisions.withLock { $0["shared"] ?? [] }
+        #expect(sharedRevisions.sorted() == Array(1...UInt64(Self.threads * Self.savesPerThread / 10)))
+        store.close()
+
+        let reopened = try FileStore(directory: data, logger: .silent)
+        defer { reopened.close() }
+        #expect(reopened.customizationCount == Self.threads * 3 + 1)
+        for thread in 0..<Self.threads {
+            for key in 0..<3 {
+                let user = "u\(thread)-\(key)"
+                let saves = (0..<Self.savesPerThread).filter { Self.user(thread: thread, save: $0) == user }
+                let entry = reopened.customization(client: "c1", user: user)
+                #expect(
+                    entry == CustomizationEntry(
+                        revision: UInt64(saves.count), value: Self.value(thread: thread, save: saves.last!)
+                    )
+                )
+            }
+        }
+        let shared = try #require(reopened.customization(client: "c1", user: "shared"))
+        #expect(shared.revision == UInt64(Self.threads * Self.savesPerThread / 10))
+    }
+
+    @Test("concurrent conditional saves of one key: exactly one wins each revision")
+    func conditionalRace() throws {
+        let directory = try TemporaryDirectory("group-race")
+        defer { directory.remove() }
+        let store = try FileStore(directory: directory.child("data"), logger: .silent)
+        defer { store.close() }
+        let wins = Mutex<[UInt64]>([])
+        let unexpected = Mutex<[String]>([])
+        Self.concurrently(8) { thread in
+            for _ in 0..<20 {
+                let current = store.customization(client: "c1", user: "race")?.revision ?? 0
+                do {
+                    let entry = try store.saveCustomization(
+                        client: "c1", user: "race", .init(order: ["t\(thread)"], hidden: []), expectedRevision: current
+                    )
+                    wins.withLock { $0.append(entry.revision) }
+                } catch let error as StoreError where error == .revisionMismatch {
+                    continue
+                } catch {
+                    unexpected.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(unexpected.withLock { $0 } == [])
+        let revisions = wins.withLock { $0 }.sorted()
+        #expect(!revisions.isEmpty)
+        #expect(revisions == Array(1...UInt64(revisions.count)), "no revision was granted twice")
+        #expect(store.customization(client: "c1", user: "race")?.revision == UInt64(revisions.count))
+    }
+}
