@@ -9,9 +9,11 @@ let package = Package(
     name: "tabconfig",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "tabconfig", targets: ["tabconfig"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TabBarModel", targets: ["TabBarModel"]),
         .library(name: "TabBarStore", targets: ["TabBarStore"]),
+        .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,6 +44,24 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "TabBarAPI",
+            dependencies: [
+                "MicroHTTP", "TabBarModel", "TabBarStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "tabconfig",
+            dependencies: [
+                "TabBarAPI", "TabBarModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "StoreCrashWriter",
             dependencies: ["TabBarStore"],
@@ -59,6 +79,14 @@ let package = Package(
         .testTarget(
             name: "TabBarStoreTests",
             dependencies: ["TabBarStore", "StoreCrashWriter"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TabBarAPITests",
+            dependencies: [
+                "TabBarAPI", "MicroHTTPTesting", "TabBarModel", "TabBarStore", "tabconfig",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

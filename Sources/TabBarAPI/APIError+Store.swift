@@ -1,0 +1,21 @@
+import TabBarStore
+
+extension APIError {
+    /// The answer to a store write that failed; `unavailableReason` is the store's own explanation.
+    init(_ error: StoreError, unavailableReason: String?) {
+        switch error {
+        case .revisionMismatch:
+            self = .revisionMismatch
+        case .invalidClientID:
+            self = .invalidParameter("client", "a client id matches ^[a-z0-9][a-z0-9-]{0,62}$")
+        case .invalidDocument:
+            self = .invalidDocument("The document cannot be stored.", [])
+        case .recordTooLarge:
+            self = APIError(
+                status: 413, type: ProblemType.payloadTooLarge, title: "Payload too large",
+                detail: "The customization is too large to store.")
+        default:
+            self = .unavailable("The store does not accept writes: \(unavailableReason ?? "it is closed").")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import TabBarModel
+
+/// An error a handler throws; it carries everything needed for the problem+json answer.
+public struct APIError: Error, Sendable, Equatable {
+    public var status: Int
+    public var type: String
+    public var title: String
+    public var detail: String
+    public var errors: [ValidationProblem]
+    public var headers: [String: String]
+
+    public init(
+        status: Int, type: String = "about:blank", title: String, detail: String,
+        errors: [ValidationProblem] = [], headers: [String: String] = [:]
+    ) {
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers
+    }
+}
+
+extension APIError {
+    static func malformed(_ detail: String) -> APIError {
+        APIError(status: 400, type: ProblemType.malformed, title: "Malformed request", detail: detail)
+    }
+
+    static func invalidParameter(_ name: String, _ detail: String) -> APIError {
+        APIError(
+            status: 400, type: ProblemType.malformed, title: "Invalid parameter", detail: detail,
+            errors: [ValidationProblem(pointer: "", message: "parameter \(name): \(detail)")])
+    }
+
+    static func unauthorized(_ detail: String) -> APIError {
+        APIError(
+            status: 401, type: ProblemType.unauthorized, title: "Unauthorized", detail: detail,
+            headers: ["WWW-Authenticate": "Bearer realm=\"tabconfig-admin\""])
+    }
+
+    static func unknownClient(_ client: String) -> APIError {
+        APIError(
+            status: 404, type: ProblemType.notFound, title: "Not found",
+            detail: "No config is published for client '\(client)'.")
+    }
+
+    static func notFound(_ detail: String) -> APIError {
+        APIError(status: 404, type: ProblemType.notFound, title: "Not found", detail: detail)
+    }
+
+    static func methodNotAllowed(_ allowed: [String]) -> APIError {
+        APIError(
+            status: 405, type: "about:blank", title: "Method not allowed",
+            detail: "Allowed methods: \(allowed.joined(separator: ", ")).",
+            headers: ["Allow": allowed.joined(separator: ", ")])
+    }
+
+    static func notCustomizable(_ client: String) -> APIError {
+        APIError(
+            status: 409, type: ProblemType.notCustomizable, title: "Customization disabled",
+            detail: "The live config of client '\(client)' does not allow users to customize the tab bar.")
+    }
+
+    static let revisionMismatch = APIError(
+        status: 412, type: ProblemType.preconditionFailed, title: "Precondition failed",
+        detail: "The stored revision does not match the expected one.")
+
+    static func payloadTooLarge(limit: Int) -> APIError {
+        APIError(
+            status: 413, type: ProblemType.payloadTooLarge, title: "Payload too large",
+            detail: "The request body exceeds the limit of \(limit) bytes.")
+    }
+
+    static func unsupportedMediaType(_ contentType: String) -> APIError {
+        APIError(
+            status: 415, type: ProblemType.unsupportedMediaType, title: "Unsupported media type",
+            detail: "Expected application/json, got '\(contentType)'.")
+    }
+
+    static func invalidDocument(_ detail: String, _ problems: [ValidationProblem]) -> APIError {
+        APIError(
+            status: 422, type: ProblemType.invalid, title: "Invalid document", detail: detail,
+            errors: problems)
+    }
+
+    static func unavailable(_ detail: String) -> APIError {
+        APIError(
+            status: 503, type: ProblemType.unavailable, title: "Service unavailable", detail: detail,
+            headers: ["Retry-After": "5"])
+    }
+
+    static let internalError = APIError(
+        status: 500, type: "about:blank", title: "Internal server error",
+        detail: "The server failed to handle the request; the error has been logged.")
+}
+
+/// The `type` URIs of the problems this service answers with.
+enum ProblemType {
+    static let malformed = "urn:tabconfig:problem:malformed-request"
+    static let unauthorized = "urn:tabconfig:problem:unauthorized"
+    static let notFound = "urn:tabconfig:problem:not-found"
+    static let notCustomizable = "urn:tabconfig:problem:customization-disabled"
+    static let preconditionFailed = "urn:tabconfig:problem:precondition-failed"
+    static let payloadTooLarge = "urn:tabconfig:problem:payload-too-large"
+    static let unsupportedMediaType = "urn:tabconfig:problem:unsupported-media-type"
+    static let invalid = "urn:tabconfig:problem:invalid-document"
+    static let unavailable = "urn:tabconfig:problem:store-unavailable"
+}

@@ -1,0 +1,28 @@
+import Foundation
+import MicroHTTP
+
+extension APIHandlers {
+    /// `GET /healthz`: the process is alive.
+    func health(_ request: Request) -> Response {
+        .json(ProbeBody(status: "ok"))
+    }
+
+    /// `GET /readyz`: the store is open and writable and the server is not shutting down.
+    func readiness(_ request: Request) -> Response {
+        if isShuttingDown {
+            return .problem(.unavailable("The server is shutting down."))
+        }
+        if let reason = store.unavailableReason {
+            return .problem(.unavailable("The store does not accept writes: \(reason)."))
+        }
+        return .json(ProbeBody(status: "ready"))
+    }
+
+    /// `GET /openapi.yaml`: the spec this server implements.
+    func openAPI(_ request: Request) -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/yaml")
+        headers.add(name: "Cache-Control", value: "public, max-age=3600")
+        return Response(status: 200, headers: headers, body: openAPIDocument)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import MicroHTTP
+import TabBarModel
+import TabBarStore
+
+/// The tabconfig service: the file store, the catalog of live configs and the HTTP server, wired together.
+public final class Application: Sendable {
+    public let configuration: ApplicationConfiguration
+    /// The store the service writes to.
+    public let store: any TabBarStore
+    private let handlers: APIHandlers
+    private let server: Server
+    private let logger: Logger
+
+    /// Opens the store in the data directory (creating it), loads the admin token and seeds the sample config.
+    public init(configuration: ApplicationConfiguration, logger: Logger) throws {
+        let configuration = try configuration.validated()
+        self.configuration = configuration
+        self.logger = logger
+        let dataDirectory = configuration.dataDirectory
+        do {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError(description: "cannot create data directory \(dataDirectory.path): \(error.localizedDescription)")
+        }
+        let store = try FileStore(directory: dataDirectory, logger: logger)
+        self.store = store
+        let catalog = try Catalog(store: store, logger: logger)
+        if configuration.seedSample, store.clientIDs().isEmpty {
+            _ = try catalog.publish(client: "ios-phone", config: .sample, note: "embedded sample")
+            logger.notice("published the sample config", metadata: ["client": "ios-phone"])
+        }
+        let token = try AdminToken.load(
+            configured: configuration.adminToken, dataDirectory: dataDirectory, logger: logger)
+        handlers = APIHandlers(
+            catalog: catalog, adminToken: token, maxBodySize: configuration.maxBodySize,
+            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+        var serverConfiguration = Server.Configuration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = configuration.port
+        serverConfiguration.threadPoolSize = configuration.threads
+        serverConfiguration.connectionLimit = configuration.connectionLimit
+        serverConfiguration.perIPConnectionLimit = configuration.perIPConnectionLimit
+        serverConfiguration.connectionTimeout = configuration.connectionTimeout
+        serverConfiguration.connectionMemoryLimit = configuration.connectionMemoryLimit
+        serverConfiguration.maxBodySize = configuration.maxBodySize
+        server = Server(
+            configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger)
+    }
+
+    /// Starts serving and logs the bound address.
+    public func start() throws {
+        try server.start()
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        logger.notice("listening on http://\(host):\(server.port)")
+    }
+
+    /// The bound port (the real one when configured with 0).
+    public var port: Int { server.port }
+
+    /// Graceful stop: `/readyz` fails at once, in-flight requests finish, then the store closes.
+    public func shutdown() {
+        handlers.beginShutdown()
+        logger.notice("shutting down")
+        server.shutdown(gracePeriod: .seconds(configuration.shutdownGracePeriod))
+        store.close()
+        logger.notice("stopped")
+    }
+}

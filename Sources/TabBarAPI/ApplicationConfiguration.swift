@@ -1,0 +1,81 @@
+import Foundation
+
+/// Everything the service can be configured with; flags and `TABCONFIG_*` variables map onto it.
+public struct ApplicationConfiguration: Sendable, Equatable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one.
+    public var port = 8080
+    /// Directory holding the store and the generated admin token.
+    public var dataDirectory = URL(fileURLWithPath: "data")
+    /// Bearer token for the admin endpoints; `nil` reads or generates `<data>/admin-token`.
+    public var adminToken: String?
+    /// Largest accepted request body in bytes.
+    public var maxBodySize = 1024 * 1024
+    /// Most connections served at once.
+    public var connectionLimit = 1024
+    /// Most connections from one IP address at once; 0 means no limit.
+    public var perIPConnectionLimit = 0
+    /// Seconds of inactivity after which a connection is closed.
+    public var connectionTimeout = 30
+    /// Bytes of memory per connection, which bounds the request line and headers.
+    public var connectionMemoryLimit = 64 * 1024
+    /// Worker threads serving requests.
+    public var threads = 4
+    /// Seconds in-flight requests get to finish on shutdown.
+    public var shutdownGracePeriod = 8
+    /// Publish the sample config for `ios-phone` when the data directory holds no client.
+    public var seedSample = true
+
+    public init() {}
+}
+
+extension ApplicationConfiguration {
+    /// The defaults overlaid with the `TABCONFIG_*` variables found in `environment`.
+    public init(environment: [String: String]) throws {
+        self.init()
+        func int(_ name: String) throws -> Int? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let value = Int(text), value >= 0 else {
+                throw ConfigurationError(description: "\(name) must be a non-negative integer, got '\(text)'")
+            }
+            return value
+        }
+        if let host = environment["TABCONFIG_HOST"], !host.isEmpty { self.host = host }
+        if let port = try int("TABCONFIG_PORT") { self.port = port }
+        if let dir = environment["TABCONFIG_DATA_DIR"], !dir.isEmpty { dataDirectory = URL(fileURLWithPath: dir) }
+        if let token = environment["TABCONFIG_ADMIN_TOKEN"], !token.isEmpty { adminToken = token }
+        if let value = try int("TABCONFIG_MAX_BODY_SIZE") { maxBodySize = value }
+        if let value = try int("TABCONFIG_CONNECTION_LIMIT") { connectionLimit = value }
+        if let value = try int("TABCONFIG_PER_IP_CONNECTION_LIMIT") { perIPConnectionLimit = value }
+        if let value = try int("TABCONFIG_CONNECTION_TIMEOUT") { connectionTimeout = value }
+        if let value = try int("TABCONFIG_CONNECTION_MEMORY_LIMIT") { connectionMemoryLimit = value }
+        if let value = try int("TABCONFIG_THREADS") { threads = value }
+        if let value = try int("TABCONFIG_SHUTDOWN_GRACE") { shutdownGracePeriod = value }
+        if let seed = environment["TABCONFIG_SEED_SAMPLE"], !seed.isEmpty {
+            switch seed.lowercased() {
+            case "1", "true", "yes": seedSample = true
+            case "0", "false", "no": seedSample = false
+            default: throw ConfigurationError(description: "TABCONFIG_SEED_SAMPLE must be true or false, got '\(seed)'")
+            }
+        }
+    }
+
+    /// Checks ranges that would make the server unusable.
+    public func validated() throws -> ApplicationConfiguration {
+        guard (0...65535).contains(port) else { throw ConfigurationError(description: "port must be 0…65535, got \(port)") }
+        guard maxBodySize >= 1024 else { throw ConfigurationError(description: "max body size must be at least 1024 bytes") }
+        guard connectionLimit >= 1 else { throw ConfigurationError(description: "connection limit must be at least 1") }
+        guard connectionTimeout >= 1 else { throw ConfigurationError(description: "connection timeout must be at least 1 second") }
+        guard connectionMemoryLimit >= 8 * 1024 else {
+            throw ConfigurationError(description: "connection memory limit must be at least 8192 bytes")
+        }
+        guard (1...256).contains(threads) else { throw ConfigurationError(description: "threads must be 1…256, got \(threads)") }
+        return self
+    }
+}
+
+/// A configuration value is out of range or unparsable.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import Synchronization
+import TabBarModel
+import TabBarStore
+
+/// The decoded live configs of every client and the encoded default tab bars, kept in front of the store.
+///
+/// Reads take a short lock on an in-memory dictionary; publishes and deletes are serialized so the
+/// store and the cache change together.
+final class Catalog: Sendable {
+    private struct State {
+        var live: [String: LiveConfig] = [:]
+        var encodedDefaults: [String: Data] = [:]
+    }
+
+    let store: any TabBarStore
+    private let state = Mutex(State())
+    private let writeLock = Mutex(())
+    private let logger: Logger
+
+    init(store: any TabBarStore, logger: Logger) throws {
+        self.store = store
+        self.logger = logger
+        var live: [String: LiveConfig] = [:]
+        for client in store.clientIDs() {
+            guard let stored = store.liveVersion(client: client) else { continue }
+            switch TabBarConfig.decode(json: stored.document) {
+            case .success(let config):
+                live[client] = LiveConfig(stored: stored, config: config)
+            case .failure(let error):
+                throw CatalogError(
+                    description: "stored config of client '\(client)' version \(stored.version) does not decode: \(error)")
+            }
+        }
+        state.withLock { $0.live = live }
+    }
+
+    /// The live config of `client`, or `nil` if none is published.
+    func live(_ client: String) -> LiveConfig? {
+        state.withLock { $0.live[client] }
+    }
+
+    /// Every client with its live version, sorted by id.
+    func clients() -> [LiveConfig] {
+        state.withLock { state in state.live.keys.sorted().compactMap { state.live[$0] } }
+    }
+
+    /// The encoded default tab bar of `live` in `locale`, built on first use and then reused.
+    func encodedDefault(_ live: LiveConfig, locale: String) -> Data {
+        let key = "\(live.stored.client)\u{0}\(live.stored.version)\u{0}\(locale)"
+        if let cached = state.withLock({ $0.encodedDefaults[key] }) {
+            return cached
+        }
+        let resolved = live.config.resolve(
+            client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
+        let encoded = JSONCoding.encode(resolved)
+        state.withLock { state in
+            guard state.live[live.stored.client]?.stored.version == live.stored.version else { return }
+            state.encodedDefaults[key] = encoded
+        }
+        return encoded
+    }
+
+    /// Publishes `config` as the new live version of `client`.
+    func publish(client: String, config: TabBarConfig, note: String?) throws -> LiveConfig {
+        try writeLock.withLock { _ in
+            let stored = try store.publish(client: client, document: config.encoded(), note: note, rollbackOf: nil)
+            let live = LiveConfig(stored: stored, config: config)
+            state.withLock { state in
+                state.live[client] = live
+                state.encodedDefaults = state.encodedDefaults.filter { !$0.key.hasPrefix(client + "\u{0}") }
+            }
+            logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
+            return live
+        }
+    }
+
+    /// Deletes `client` with all its versions and customizations; `false` if it did not exist.
+    func delete(client: String) throws -> Bool {
+        try writeLock.withLock { _ in
+            let existed = try store.deleteClient(client)
+            state.withLock { state in
+                state.live[client] = nil
+                state.encodedDefaults = state.encodedDefaults.filter { !$0.key.hasPrefix(client + "\u{0}") }
+            }
+            if existed {
+                logger.info("deleted client", metadata: ["client": "\(client)"])
+            }
+            return existed
+        }
+    }
+}
+
+/// The stored data cannot be served (a stored document no longer decodes).
+struct CatalogError: Error, CustomStringConvertible {
+    var description: String
+}

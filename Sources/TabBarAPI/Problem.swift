@@ -1,0 +1,49 @@
+import Foundation
+import MicroHTTP
+import TabBarModel
+
+/// An RFC 9457 problem document as sent on the wire.
+struct Problem: Encodable {
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String
+    var errors: [ValidationProblem]?
+
+    init(_ error: APIError) {
+        type = error.type
+        title = error.title
+        status = error.status
+        detail = error.detail
+        errors = error.errors.isEmpty ? nil : error.errors
+    }
+}
+
+extension Response {
+    /// A `application/problem+json` response for `error`.
+    static func problem(_ error: APIError) -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/problem+json")
+        headers.add(name: "Cache-Control", value: "no-store")
+        for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) {
+            headers.add(name: name, value: value)
+        }
+        return Response(status: error.status, headers: headers, body: JSONCoding.encode(Problem(error)))
+    }
+
+    /// A JSON response with the given status.
+    static func json(encoded body: Data, status: Int = 200, cacheControl: String = "no-store") -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Cache-Control", value: cacheControl)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// A JSON response encoding `value`.
+    static func json<T: Encodable>(_ value: T, status: Int = 200) -> Response {
+        json(encoded: JSONCoding.encode(value), status: status)
+    }
+
+    /// An empty `204 No Content`.
+    static let noContent = Response(status: 204)
+}

@@ -1,0 +1,65 @@
+import Foundation
+import MicroHTTP
+import TabBarModel
+
+extension Request {
+    /// The `{client}` path parameter, checked against the client id pattern.
+    func clientID() throws -> String {
+        let client = pathParameters["client"] ?? ""
+        guard Identifiers.isValidClient(client) else {
+            throw APIError.invalidParameter(
+                "client", "a client id matches ^[a-z0-9][a-z0-9-]{0,62}$")
+        }
+        return client
+    }
+
+    /// The `{user}` path parameter, checked against the user id pattern.
+    func userID() throws -> String {
+        let user = pathParameters["user"] ?? ""
+        guard Identifiers.isValidUser(user) else {
+            throw APIError.invalidParameter("user", "a user id matches ^[A-Za-z0-9._~@+-]{1,128}$")
+        }
+        return user
+    }
+
+    /// The `?locale=` query parameter, if present, checked to be a BCP 47 tag.
+    func localeQuery() throws -> String? {
+        guard let locale = query("locale") else { return nil }
+        guard isValidLocaleTag(locale) else {
+            throw APIError.invalidParameter("locale", "'\(locale)' is not a BCP 47 language tag")
+        }
+        return locale
+    }
+
+    /// The body, after checking that its declared content type is JSON.
+    func jsonBody() throws -> Data {
+        if let contentType = headers["Content-Type"] {
+            let mediaType = contentType.split(separator: ";", maxSplits: 1)[0]
+                .trimmingCharacters(in: .whitespaces).lowercased()
+            guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+                throw APIError.unsupportedMediaType(contentType)
+            }
+        }
+        guard !body.isEmpty else { throw APIError.malformed("The request body is empty; a JSON document is expected.") }
+        return body
+    }
+}
+
+/// The id patterns of DESIGN.md §2.
+enum Identifiers {
+    static func isValidClient(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (1...63).contains(bytes.count) else { return false }
+        func lowerOrDigit(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
+        return lowerOrDigit(bytes[0]) && bytes.dropFirst().allSatisfy { lowerOrDigit($0) || $0 == 0x2D }
+    }
+
+    static func isValidUser(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (1...128).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { b in
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+                || b == 0x2E || b == 0x5F || b == 0x7E || b == 0x40 || b == 0x2B || b == 0x2D
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MicroHTTP
+import TabBarStore
+
+/// Routes requests to the handlers and turns every thrown error into problem+json.
+final class TabConfigResponder: Responder {
+    typealias Handler = @Sendable (APIHandlers, Request) throws -> Response
+
+    let handlers: APIHandlers
+    private let router: Router
+
+    init(handlers: APIHandlers) {
+        self.handlers = handlers
+        var router = Router()
+        func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+            router.add(method, pattern) { request in Self.run(handler, handlers, request) }
+        }
+        add("GET", "/healthz") { $0.health($1) }
+        add("GET", "/readyz") { $0.readiness($1) }
+        add("GET", "/openapi.yaml") { $0.openAPI($1) }
+        add("GET", "/v1/clients") { try $0.listClients($1) }
+        add("GET", "/v1/clients/{client}/tabs") { try $0.defaultTabs($1) }
+        add("GET", "/v1/clients/{client}/users/{user}/tabs") { try $0.userTabs($1) }
+        add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
+        add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order") { try $0.deleteTabOrder($1) }
+        add("GET", "/v1/clients/{client}/config") { try $0.getConfig($1) }
+        add("PUT", "/v1/clients/{client}/config") { try $0.putConfig($1) }
+        add("DELETE", "/v1/clients/{client}/config") { try $0.deleteConfig($1) }
+        self.router = router
+    }
+
+    private static func run(_ handler: Handler, _ handlers: APIHandlers, _ request: Request) -> Response {
+        do {
+            return try handler(handlers, request)
+        } catch let error as APIError {
+            return .problem(error)
+        } catch let error as StoreError {
+            return .problem(APIError(error, unavailableReason: handlers.store.unavailableReason))
+        } catch {
+            handlers.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.path)"])
+            if handlers.store.unavailableReason != nil {
+                return .problem(.unavailable("The store does not accept writes."))
+            }
+            return .problem(.internalError)
+        }
+    }
+
+    func respond(to request: Request) -> Response {
+        switch router.match(method: request.method, path: request.path) {
+        case .found(let handler, let parameters):
+            var request = request
+            request.pathParameters = parameters
+            return handler(request)
+        case .methodNotAllowed(let allowed):
+            return .problem(.methodNotAllowed(allowed))
+        case .notFound:
+            return .problem(.notFound("No resource at this path."))
+        }
+    }
+
+    func respond(to rejection: Rejection, for request: Request) -> Response {
+        if rejection.status == 413 {
+            return .problem(.payloadTooLarge(limit: handlers.maxBodySize))
+        }
+        return .problem(APIError(status: rejection.status, title: "Request rejected", detail: rejection.reason))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import TabBarAPI
+
+/// `tabconfig serve`: runs the HTTP service until SIGTERM or SIGINT.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP service (flags win over TABCONFIG_* environment variables).")
+
+    @Option(help: "Address to listen on (TABCONFIG_HOST, default 127.0.0.1).")
+    var host: String?
+    @Option(help: "TCP port, 0 picks a free one (TABCONFIG_PORT, default 8080).")
+    var port: Int?
+    @Option(name: .customLong("data-dir"), help: "Data directory (TABCONFIG_DATA_DIR, default ./data).")
+    var dataDir: String?
+    @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (TABCONFIG_MAX_BODY_SIZE, default 1048576).")
+    var maxBodySize: Int?
+    @Option(name: .customLong("connection-limit"), help: "Most concurrent connections (TABCONFIG_CONNECTION_LIMIT, default 1024).")
+    var connectionLimit: Int?
+    @Option(name: .customLong("per-ip-connection-limit"), help: "Most connections per IP, 0 = no limit (TABCONFIG_PER_IP_CONNECTION_LIMIT, default 0).")
+    var perIPConnectionLimit: Int?
+    @Option(name: .customLong("connection-timeout"), help: "Idle seconds before a connection is closed (TABCONFIG_CONNECTION_TIMEOUT, default 30).")
+    var connectionTimeout: Int?
+    @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default 4).")
+    var threads: Int?
+    @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
+    var noSample = false
+
+    func run() throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "tabconfig")
+        logger.logLevel = .info
+        var configuration = try ApplicationConfiguration(environment: ProcessInfo.processInfo.environment)
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir) }
+        if let maxBodySize { configuration.maxBodySize = maxBodySize }
+        if let connectionLimit { configuration.connectionLimit = connectionLimit }
+        if let perIPConnectionLimit { configuration.perIPConnectionLimit = perIPConnectionLimit }
+        if let connectionTimeout { configuration.connectionTimeout = connectionTimeout }
+        if let threads { configuration.threads = threads }
+        if noSample { configuration.seedSample = false }
+        let application: Application
+        do {
+            application = try Application(configuration: configuration, logger: logger)
+            try application.start()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        SignalWaiter.wait(for: [SIGTERM, SIGINT])
+        application.shutdown()
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MicroHTTPTesting
+import Testing
+
+@Suite("the tabconfig executable")
+struct ExecutableTests {
+    @Test("serves the sample, generates a private admin token, and exits 0 on SIGTERM and SIGINT", arguments: [SIGTERM, SIGINT])
+    func serveAndStop(signal: Int32) throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(dataDirectory: directory)
+        let response = try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs")
+        #expect(response.status == 200)
+
+        let tokenFile = directory.appendingPathComponent("admin-token")
+        let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let token = try String(contentsOf: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.count >= 32)
+        #expect(server.log.contains(tokenFile.path))
+        let admin = try httpRequest(port: server.port, "GET", "/v1/clients", headers: [("Authorization", "Bearer \(token)")])
+        #expect(admin.status == 200)
+
+        #expect(server.stop(signal: signal) == 0)
+    }
+
+    @Test("TABCONFIG_ADMIN_TOKEN sets the admin token and flags win over the environment")
+    func environment() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(
+            dataDirectory: directory, environment: ["TABCONFIG_ADMIN_TOKEN": "from-env", "TABCONFIG_PORT": "1"])
+        let admin = try httpRequest(port: server.port, "GET", "/v1/clients", headers: [("Authorization", "Bearer from-env")])
+        #expect(admin.status == 200)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("admin-token").path))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("a data directory that cannot be created stops startup with a clear message")
+    func unwritableDataDirectory() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: file)
+        let process = Process()
+        process.executableURL = try ServerProcess.executable("tabconfig")
+        process.arguments = ["serve", "--port", "0", "--data-dir", file.appendingPathComponent("data").path]
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(log.contains("cannot start"))
+    }
+
+    @Test("validate prints every problem and exits 1, or exits 0 for a valid document")
+    func validate() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.json")
+        try JSONSerialization.data(withJSONObject: ["tabs": [Fixtures.tab("a")], "maxVisibleTabs": 1]).write(to: bad)
+        let good = directory.appendingPathComponent("good.json")
+        try JSONSerialization.data(withJSONObject: Fixtures.designExample).write(to: good)
+
+        let (badStatus, badOutput) = try run(["validate", bad.path])
+        #expect(badStatus == 1)
+        #expect(badOutput.contains("/tabs"))
+        #expect(badOutput.contains("/maxVisibleTabs"))
+        let (goodStatus, _) = try run(["validate", good.path])
+        #expect(goodStatus == 0)
+    }
+
+    private func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = try ServerProcess.executable("tabconfig")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The real `tabconfig` executable, started as a child process.
+final class ServerProcess {
+    let process = Process()
+    private let stderrPipe = Pipe()
+    private let output = OutputBuffer()
+    let port: Int
+
+    /// Starts `tabconfig serve --port 0` on `dataDirectory` and waits for its "listening on" line.
+    init(dataDirectory: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        process.executableURL = try Self.executable("tabconfig")
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        let output = self.output
+        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
+            output.append(handle.availableData)
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        var found: Int?
+        while found == nil, Date() < deadline, process.isRunning {
+            found = Self.port(in: output.text)
+            if found == nil { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        guard let found else {
+            process.terminate()
+            throw TestFailure("tabconfig did not report a port; stderr: \(output.text)")
+        }
+        port = found
+    }
+
+    var log: String { output.text }
+
+    /// Sends `signal` and waits for the exit status.
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static func port(in log: String) -> Int? {
+        guard let range = log.range(of: "listening on http://127.0.0.1:") else { return nil }
+        let digits = log[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
+    }
+
+    /// A product built next to the test binary.
+    static func executable(_ name: String) throws -> URL {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw TestFailure("cannot find the \(name) executable near \(testBinary.path)")
+    }
+}
+
+/// Collects a child's output from the pipe's handler thread.
+final class OutputBuffer: @unchecked Sendable {
+    // Safe: every access to `data` holds `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        data.append(chunk)
+        lock.unlock()
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

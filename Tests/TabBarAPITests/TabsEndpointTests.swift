@@ -1,0 +1,85 @@
+import Foundation
+import MicroHTTPTesting
+import TabBarModel
+import Testing
+
+@Suite("GET tab bars")
+struct TabsEndpointTests {
+    @Test("the embedded sample is served on an empty data directory")
+    func sampleTabBar() throws {
+        try TestApp.with { app in
+            let response = try app.request("GET", "/v1/clients/ios-phone/tabs")
+            #expect(response.status == 200)
+            #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+            let bar = try JSONDecoder().decode(ResolvedTabBar.self, from: response.body)
+            #expect(bar.client == "ios-phone")
+            #expect(bar.version == 1)
+            #expect(bar.locale == "en")
+            #expect(bar.tabs.map(\.id) == ["home", "search", "library", "favorites", "profile", "settings", "downloads"])
+            #expect(bar.tabs.prefix(4).allSatisfy { $0.placement == .bar })
+            #expect(bar.tabs.dropFirst(4).allSatisfy { $0.placement == .more })
+            #expect(bar.customization == nil)
+            #expect(response.headers["Vary"] == "Accept-Language")
+        }
+    }
+
+    @Test("Accept-Language and ?locale= pick the titles")
+    func locales() throws {
+        try TestApp.with { app in
+            let french = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Language", "fr-CA, en;q=0.5")])
+            let frenchBar = try JSONDecoder().decode(ResolvedTabBar.self, from: french.body)
+            #expect(frenchBar.locale == "fr")
+            #expect(frenchBar.tabs.first?.title == TabBarConfig.sample.tabs.first?.title.localized?["fr"])
+
+            let german = try app.request("GET", "/v1/clients/ios-phone/tabs?locale=de-CH", headers: [("Accept-Language", "fr")])
+            let germanBar = try JSONDecoder().decode(ResolvedTabBar.self, from: german.body)
+            #expect(germanBar.locale == "de")
+            #expect(german.headers["Vary"] == nil)
+
+            let unknown = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Language", "ja")])
+            #expect(try JSONDecoder().decode(ResolvedTabBar.self, from: unknown.body).locale == "en")
+        }
+    }
+
+    @Test("the encoded default tab bar is reused byte for byte")
+    func cachedEncoding() throws {
+        try TestApp.with { app in
+            let first = try app.request("GET", "/v1/clients/ios-phone/tabs?locale=fr")
+            let second = try app.request("GET", "/v1/clients/ios-phone/tabs?locale=fr")
+            #expect(first.body == second.body)
+        }
+    }
+
+    @Test("a malformed locale is 400, an unknown client 404, a bad client id 400")
+    func errors() throws {
+        try TestApp.with { app in
+            let badLocale = try app.request("GET", "/v1/clients/ios-phone/tabs?locale=not%20a%20tag")
+            #expect(badLocale.status == 400)
+            #expect(badLocale.headers["Content-Type"] == "application/problem+json")
+
+            let unknown = try app.request("GET", "/v1/clients/android/tabs")
+            #expect(unknown.status == 404)
+            let problem = try #require(try unknown.json() as? [String: Any])
+            #expect(problem["status"] as? Int == 404)
+            #expect(problem["title"] is String)
+            #expect(problem["type"] is String)
+            #expect(problem["detail"] is String)
+
+            let badClient = try app.request("GET", "/v1/clients/Bad_Client/tabs")
+            #expect(badClient.status == 400)
+            let badUser = try app.request("GET", "/v1/clients/ios-phone/users/bad%20user/tabs")
+            #expect(badUser.status == 400)
+        }
+    }
+
+    @Test("a user who never saved gets the default order, reported as such")
+    func userWithoutCustomization() throws {
+        try TestApp.with { app in
+            let bar = try app.userTabs("ios-phone", "nobody")
+            #expect(bar.tabs.map(\.id) == TabBarConfig.sample.tabs.map(\.id))
+            let summary = try #require(bar.customization)
+            #expect(summary.source == "default")
+            #expect(summary.revision == 0)
+        }
+    }
+}
