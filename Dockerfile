@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Build stage: the official Swift image on Debian bookworm.
+FROM swift:6.3-bookworm AS build
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+RUN swift build -c release --static-swift-stdlib --product tabconfig \
+    && mkdir -p /out \
+    && cp "$(swift build -c release --show-bin-path)/tabconfig" /out/ \
+    && cp -R "$(swift build -c release --show-bin-path)/tabconfig_TabBarAPI.resources" /out/
+
+# Runtime stage: slim Debian with the libmicrohttpd runtime library, running as a non-root user.
+FROM debian:bookworm-slim
+# Debian bookworm's security updates move these versions; pinning them would break rebuilds.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 curl ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 tabconfig \
+    && useradd --system --uid 10001 --gid tabconfig --home-dir /data --shell /usr/sbin/nologin tabconfig \
+    && mkdir -p /data \
+    && chown tabconfig:tabconfig /data
+COPY --from=build /out/ /opt/tabconfig/
+ENV TABCONFIG_HOST=0.0.0.0 \
+    TABCONFIG_PORT=8080 \
+    TABCONFIG_DATA_DIR=/data
+VOLUME ["/data"]
+EXPOSE 8080
+USER 10001:10001
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["curl", "--fail", "--silent", "--show-error", "--max-time", "2", "http://127.0.0.1:8080/healthz"]
+ENTRYPOINT ["/opt/tabconfig/tabconfig"]
+CMD ["serve"]

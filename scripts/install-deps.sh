@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt),
+# and the Python test tools of requirements-dev.txt (in a virtualenv under .build-tools/).
+# Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_packages=()
+pkg-config --exists libmicrohttpd 2>/dev/null || apt_packages+=(libmicrohttpd-dev)
+command -v pkg-config >/dev/null 2>&1 || apt_packages+=(pkg-config)
+if [ "${1:-}" = "--test-tools" ]; then
+  python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3-venv)
+fi
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "install-deps: apt-get install ${apt_packages[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--test-tools" ]; then
+  venv=.build-tools/venv
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+  fi
+  if ! cmp -s requirements-dev.txt "$venv/.installed" 2>/dev/null; then
+    echo "install-deps: pip install -r requirements-dev.txt"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+    cp requirements-dev.txt "$venv/.installed"
+  fi
+fi
