@@ -59,4 +59,40 @@ CMicroHTTPD_client_address (struct MHD_Connection *connection)
   return info->client_addr;
 }
 
+/** The socket of a connection, or -1 if MHD does not know it. */
+static inline int
+CMicroHTTPD_connection_fd (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  if (NULL == info)
+    return -1;
+  return (int) info->connect_fd;
+}
+
+/** A response of unknown length whose body comes from `reader` (sent chunked to HTTP/1.1 clients).
+    MHD calls `release` with `reader_cls` once it is done with the response. Returns NULL on failure. */
+static inline struct MHD_Response *
+CMicroHTTPD_create_stream_response (size_t block_size,
+                                    MHD_ContentReaderCallback reader,
+                                    void *reader_cls,
+                                    MHD_ContentReaderFreeCallback release)
+{
+  return MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, block_size, reader, reader_cls, release);
+}
+
+/** What a content reader returns to end the body normally (chunked: the terminating chunk follows). */
+static inline ssize_t
+CMicroHTTPD_reader_end_of_stream (void)
+{
+  return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+/** What a content reader returns to abort the response: MHD closes the connection at once. */
+static inline ssize_t
+CMicroHTTPD_reader_end_with_error (void)
+{
+  return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
 #endif /* CMICROHTTPD_SHIM_H */

@@ -74,10 +74,14 @@ final class Daemon {
     }
 
     /// Stops the daemon at once, closing every connection. Idempotent.
+    ///
+    /// Finishes every open stream first: that resumes each suspended connection, which libmicrohttpd requires
+    /// before `MHD_stop_daemon` (it aborts the process if one is still suspended).
     func stop() {
         guard let handle else {
             return
         }
+        context.streams.finishAll()
         quiesce()
         MHD_stop_daemon(handle)
         self.handle = nil
@@ -88,13 +92,12 @@ final class Daemon {
         context.logger.debug("libmicrohttpd daemon stopped", metadata: ["port": "\(port)"])
     }
 
+    /// Internal polling threads with `poll()`. Not epoll: in 0.9.75, `MHD_quiesce_daemon` races with the polling
+    /// threads over removing the listen socket from their epoll sets and aborts the process ("Failed to remove
+    /// listen FD from epoll set") when a worker removed it first; with `poll()` quiescing only signals the workers.
     private static func flags(ipv6: Bool) -> UInt32 {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-        if MHD_is_feature_supported(.FEATURE_EPOLL) == .YES {
-            flags |= MHD_USE_EPOLL.rawValue
-        } else {
-            flags |= MHD_USE_AUTO.rawValue
-        }
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_POLL.rawValue
         if ipv6 {
             flags |= MHD_USE_IPv6.rawValue
         }

@@ -23,7 +23,7 @@ enum DaemonCallbacks {
                 state.responded = true
                 var response = context.answer(state)
                 response.headers.replaceOrAdd(name: "Connection", value: "close")
-                return queue(response, on: connection, context: context)
+                return queue(response, for: state, on: connection, context: context)
             }
             return .YES
         }
@@ -37,7 +37,7 @@ enum DaemonCallbacks {
             return .YES
         }
         state.responded = true
-        return queue(context.answer(state), on: connection, context: context)
+        return queue(context.answer(state), for: state, on: connection, context: context)
     }
 
     /// Frees the per-request state once libmicrohttpd is done with the request, however it ended.
@@ -48,6 +48,10 @@ enum DaemonCallbacks {
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
+        if let stream = state.stream {
+            context.streams.remove(stream)
+            stream.detach()
+        }
         context.inFlight.subtract(1, ordering: .relaxed)
         if termination != .REQUEST_TERMINATED_COMPLETED_OK {
             context.logger.debug(
@@ -118,13 +122,43 @@ enum DaemonCallbacks {
     }
 
     /// Builds and queues the libmicrohttpd response for `response`.
-    private static func queue(_ response: Response, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    private static func queue(
+        _ response: Response,
+        for state: RequestState,
+        on connection: OpaquePointer,
+        context: ServerContext
+    ) -> MHD_Result {
         var status = response.status
         if !(200...599).contains(status) {
             context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
             status = 500
         }
-        let body = (status == 204 || status == 304) ? Data() : response.body
+        let hasBody = status != 204 && status != 304
+        // libmicrohttpd 0.9.75 sends the last-chunk marker after the head of a chunked HEAD response, which would
+        // corrupt the next response on the connection: a HEAD gets the head of an empty body instead.
+        if let stream = response.stream, hasBody, state.request.method != "HEAD" {
+            let feed = StreamConnection(stream: stream, connection: connection)
+            guard stream.attach(resume: feed.resume) else {
+                context.logger.error("a response stream was returned for a second response; answering 500")
+                return queueBuffer(Data(), status: 500, headers: [:], on: connection, context: context)
+            }
+            guard let created = makeStreamResponse(feed, for: state, context: context) else {
+                return .NO
+            }
+            return send(created, status: status, headers: response.headers, on: connection, context: context)
+        }
+        response.stream?.finish()
+        return queueBuffer(hasBody ? response.body : Data(), status: status, headers: response.headers, on: connection, context: context)
+    }
+
+    /// Queues a response whose whole body is `body`.
+    private static func queueBuffer(
+        _ body: Data,
+        status: Int,
+        headers: HTTPHeaders,
+        on connection: OpaquePointer,
+        context: ServerContext
+    ) -> MHD_Result {
         let created = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
@@ -132,13 +166,24 @@ enum DaemonCallbacks {
             context.logger.error("libmicrohttpd could not create a response")
             return .NO
         }
+        return send(created, status: status, headers: headers, on: connection, context: context)
+    }
+
+    /// Adds the header fields to `created`, queues it, and releases this reference to it.
+    private static func send(
+        _ created: OpaquePointer,
+        status: Int,
+        headers: HTTPHeaders,
+        on connection: OpaquePointer,
+        context: ServerContext
+    ) -> MHD_Result {
         defer { MHD_destroy_response(created) }
-        for (name, value) in response.headers where !managedHeaders.contains(name.lowercased()) {
+        for (name, value) in headers where !managedHeaders.contains(name.lowercased()) {
             if MHD_add_response_header(created, name, value) == .NO {
                 context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
             }
         }
-        if context.draining.load(ordering: .relaxed), response.headers["Connection"] == nil {
+        if context.draining.load(ordering: .relaxed), headers["Connection"] == nil {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(status), created)

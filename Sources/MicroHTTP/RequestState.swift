@@ -10,6 +10,8 @@ final class RequestState {
     var rejection: Rejection?
     var discardedBytes = 0
     var responded = false
+    /// The stream of the streamed response being sent, closed when the request completes.
+    var stream: ResponseStream?
 
     init(request: Request) {
         self.request = request

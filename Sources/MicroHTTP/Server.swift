@@ -62,10 +62,17 @@ public final class Server: @unchecked Sendable {
         context.inFlight.load(ordering: .relaxed)
     }
 
-    /// Graceful stop: stop accepting (quiesce), let in-flight requests finish up to `gracePeriod`, then stop the daemon. Idempotent.
+    /// Number of streamed responses being sent (from the response until the client has it all or went away).
+    public var openStreams: Int {
+        context.streams.count
+    }
+
+    /// Graceful stop: finish every open stream, stop accepting (quiesce), let in-flight requests finish up to
+    /// `gracePeriod`, then stop the daemon. Idempotent.
     ///
-    /// Responses sent while draining carry `Connection: close`. Blocks until the daemon has stopped;
-    /// do not call it from a ``Responder`` (it would wait for its own request).
+    /// Open streams close (their `onClose` handlers run) and end once their queued bytes are sent; a stream returned
+    /// while shutting down is closed at once. Responses sent while draining carry `Connection: close`.
+    /// Blocks until the daemon has stopped; do not call it from a ``Responder`` (it would wait for its own request).
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
         lifecycle.withLock { state in
             guard case .running(let daemon) = state else {
@@ -73,6 +80,10 @@ public final class Server: @unchecked Sendable {
                 return
             }
             context.draining.store(true, ordering: .relaxed)
+            let finished = context.streams.finishAll()
+            if finished > 0 {
+                context.logger.debug("finishing open streams", metadata: ["streams": "\(finished)"])
+            }
             daemon.quiesce()
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: gracePeriod)

@@ -11,6 +11,8 @@ final class ServerContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set once shutdown begins: responses then ask the client to close the connection.
     let draining = Atomic<Bool>(false)
+    /// The streams of streamed responses being sent.
+    let streams = StreamRegistry()
     /// The latest message libmicrohttpd logged, to explain a failed start.
     let lastDaemonMessage = Mutex<String?>(nil)
 

@@ -8,20 +8,31 @@ import Glibc
 ///
 /// Every read and write times out after ``timeout`` seconds, so a broken server fails a test instead of hanging it.
 public final class TestClient {
-    /// Seconds a single read or write may block.
+    /// The default number of seconds a single read or write may block.
     public static let timeout = 10
+
+    /// Seconds a single read or write on this connection may block; at least 1.
+    public var timeout: Int {
+        didSet { applyTimeout() }
+    }
 
     private let host: String
     private let port: Int
     private var descriptor: Int32
     private var buffer: [UInt8] = []
     private var sawEndOfStream = false
+    /// How the body of the response opened by ``openStream(_:_:headers:)`` is framed; nil when there is none left.
+    var bodyFraming: BodyFraming?
+    /// Body bytes read past what ``readBody(until:)`` returned.
+    var unreturnedBody = Data()
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    public init(host: String = "127.0.0.1", port: Int) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; reads and writes time out after `timeout` seconds.
+    public init(host: String = "127.0.0.1", port: Int, timeout: Int = TestClient.timeout) throws {
         self.host = host
         self.port = port
+        self.timeout = timeout
         self.descriptor = try Self.connect(host: host, port: port)
+        applyTimeout()
     }
 
     deinit {
@@ -38,6 +49,12 @@ public final class TestClient {
         headers: [(String, String)] = [],
         body: Data? = nil
     ) throws -> TestResponse {
+        try writeRequest(method, target, headers: headers, body: body)
+        return try readResponse(method: method)
+    }
+
+    /// Writes a request; if writing fails but the server has already answered, the answer is left to read.
+    func writeRequest(_ method: String, _ target: String, headers: [(String, String)], body: Data?) throws {
         var head = "\(method) \(target) HTTP/1.1\r\n"
         if !headers.contains(where: { $0.0.lowercased() == "host" }) {
             head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\n"
@@ -57,7 +74,6 @@ public final class TestClient {
         } catch {
             guard hasDataToRead() else { throw error }
         }
-        return try readResponse(method: method)
     }
 
     /// Sends bytes as they are (for malformed or slow requests).
@@ -73,6 +89,8 @@ public final class TestClient {
             if (100...199).contains(status) {
                 continue
             }
+            bodyFraming = nil
+            unreturnedBody = Data()
             let body: Data
             if method == "HEAD" || status == 204 || status == 304 {
                 body = Data()
@@ -133,6 +151,15 @@ public final class TestClient {
         }
     }
 
+    private func applyTimeout() {
+        guard descriptor >= 0 else {
+            return
+        }
+        var value = timeval(tv_sec: max(timeout, 1), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     // MARK: - Connecting
 
     private static func connect(host: String, port: Int) throws -> Int32 {
@@ -157,9 +184,6 @@ public final class TestClient {
         guard fd >= 0 else {
             throw TestClientError("socket() failed: \(String(cString: strerror(errno)))")
         }
-        var timeout = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         let result: Int32
@@ -231,7 +255,7 @@ public final class TestClient {
     // MARK: - Reading
 
     /// Reads more bytes into the buffer; returns false at the end of the stream.
-    private func fill() throws -> Bool {
+    func fill() throws -> Bool {
         guard descriptor >= 0 else {
             throw TestClientError("the connection is closed")
         }
@@ -250,14 +274,14 @@ public final class TestClient {
             case EINTR:
                 continue
             case EAGAIN, EWOULDBLOCK:
-                throw TestClientError("no response within \(Self.timeout) seconds")
+                throw TestClientError("no data from the server within \(timeout) seconds")
             default:
                 throw TestClientError("recv failed: \(String(cString: strerror(errno)))")
             }
         }
     }
 
-    private func readHead() throws -> String {
+    func readHead() throws -> String {
         let terminator: [UInt8] = [13, 10, 13, 10]
         var searchFrom = 0
         while true {
@@ -275,7 +299,7 @@ public final class TestClient {
         }
     }
 
-    private func readLine() throws -> String {
+    func readLine() throws -> String {
         while true {
             if let index = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[0..<index], as: UTF8.self)
@@ -288,7 +312,7 @@ public final class TestClient {
         }
     }
 
-    private func readExactly(_ count: Int) throws -> Data {
+    func readExactly(_ count: Int) throws -> Data {
         while buffer.count < count {
             guard try fill() else {
                 throw TestClientError("the server closed the connection after \(buffer.count) of \(count) body bytes")
@@ -308,24 +332,42 @@ public final class TestClient {
 
     private func readChunkedBody() throws -> Data {
         var body = Data()
-        while true {
-            let line = try readLine()
-            let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                throw TestClientError("invalid chunk size line: \(line)")
-            }
-            if size == 0 {
-                while try !readLine().isEmpty {}
-                return body
-            }
-            body.append(try readExactly(size))
-            guard try readLine().isEmpty else {
-                throw TestClientError("missing CRLF after a chunk")
-            }
+        while let chunk = try readChunk() {
+            body.append(chunk)
         }
+        return body
     }
 
-    private static func parseHead(_ head: String) throws -> (Int, HTTPHeaders) {
+    /// Reads one chunk of a chunked body; nil (after the trailer) at the last chunk.
+    func readChunk() throws -> Data? {
+        let line = try readLine()
+        let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+            throw TestClientError("invalid chunk size line: \(line)")
+        }
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let data = try readExactly(size)
+        guard try readLine().isEmpty else {
+            throw TestClientError("missing CRLF after a chunk")
+        }
+        return data
+    }
+
+    /// Up to `limit` bytes, waiting for at least one; nil at the end of the stream.
+    func readSome(limit: Int) throws -> Data? {
+        if buffer.isEmpty, try !fill() {
+            return nil
+        }
+        let count = min(limit, buffer.count)
+        let data = Data(buffer[0..<count])
+        buffer.removeFirst(count)
+        return data
+    }
+
+    static func parseHead(_ head: String) throws -> (Int, HTTPHeaders) {
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
