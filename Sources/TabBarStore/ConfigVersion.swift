@@ -4,7 +4,7 @@ import Foundation
 public struct ConfigVersion: Sendable, Equatable {
     /// The client this version belongs to.
     public var client: String
-    /// The version number: 1, 2, 3 … per client.
+    /// The version number: 1, 2, 3 … per client, never reused (not even after the client is deleted).
     public var version: Int
     /// When it was published (millisecond precision, as stored).
     public var publishedAt: Date

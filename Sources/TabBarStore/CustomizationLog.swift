@@ -87,11 +87,17 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         condition.withLock { failure ?? (closed ? "the store is closed" : nil) }
     }
 
-    /// Whether the client has any key, durable or pending.
-    func hasKeys(client: String) -> Bool {
+    /// Whether the client has a key holding a customization, durable or pending.
+    func hasCustomizations(client: String) -> Bool {
         condition.withLock {
-            table.hasKeys(client: client) || pendingHeads.keys.contains { $0.client == client }
+            table.hasCustomizations(client: client)
+                || pendingHeads.contains { $0.key.client == client && $0.value.exists }
         }
+    }
+
+    /// The newest version number the client had when it was last deleted (durably), or nil.
+    func lastDeletedVersion(client: String) -> Int? {
+        condition.withLock { table.deletedClientVersions[client] }
     }
 
     // MARK: Writes
@@ -130,13 +136,16 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         return true
     }
 
-    /// Durably records that every customization of the client is gone.
-    func deleteClient(_ client: String) throws {
+    /// Durably records that every customization of the client is reset (each key keeping its revision) and that
+    /// the client's newest version number was `lastVersion`.
+    func deleteClient(_ client: String, lastVersion: Int?) throws {
         condition.lock()
         defer { condition.unlock() }
         try checkWritable()
-        let sequence = try enqueue(.deleteClient(client))
-        pendingHeads = pendingHeads.filter { $0.key.client != client }
+        let sequence = try enqueue(.deleteClient(client, lastVersion: lastVersion))
+        for (key, head) in pendingHeads where key.client == client {
+            pendingHeads[key] = Head(revision: head.revision, exists: false, sequence: sequence)
+        }
         pendingClientDeletes[client] = sequence
         try awaitDurable(sequence)
     }
@@ -192,7 +201,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
             return (head.revision, head.exists, head.sequence)
         }
         if let sequence = pendingClientDeletes[key.client] {
-            return (0, false, sequence)
+            return (table.item(key)?.revision ?? 0, false, sequence)
         }
         guard let item = table.item(key) else { return (0, false, nil) }
         return (item.revision, item.slot != .reset, nil)
@@ -258,8 +267,11 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
             switch item.record.change {
             case .put(let key, _, _), .delete(let key, _):
                 if pendingHeads[key]?.sequence == sequence { pendingHeads[key] = nil }
-            case .deleteClient(let client):
+            case .deleteClient(let client, _):
                 if pendingClientDeletes[client] == sequence { pendingClientDeletes[client] = nil }
+                for (key, head) in pendingHeads where key.client == client && head.sequence == sequence {
+                    pendingHeads[key] = nil
+                }
             }
         }
         durableSequence = batch.last!.record.sequence!

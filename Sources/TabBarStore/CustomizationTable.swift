@@ -1,6 +1,7 @@
-/// Every customization in memory, keyed by client then user.
+/// Every customization in memory, keyed by client then user, and the last version number of every deleted client.
 ///
-/// Reset keys stay as tombstones so that their revision numbering continues; deleting a client drops its keys.
+/// Reset keys stay as tombstones so that their revision numbering continues; deleting a client resets its keys the
+/// same way (each keeps its revision) and remembers its last version number, so no number is ever handed out twice.
 struct CustomizationTable: Sendable {
     /// What a key holds.
     enum Slot: Sendable, Equatable {
@@ -20,6 +21,8 @@ struct CustomizationTable: Sendable {
     private(set) var clients: [String: [String: Item]] = [:]
     /// Keys that hold a customization (not reset).
     private(set) var liveCount = 0
+    /// The newest version number each deleted client had.
+    private(set) var deletedClientVersions: [String: Int] = [:]
 
     /// The key's state, including tombstones.
     func item(_ key: CustomizationKey) -> Item? {
@@ -36,9 +39,9 @@ struct CustomizationTable: Sendable {
         }
     }
 
-    /// Whether the table holds any key (live or reset) of the client.
-    func hasKeys(client: String) -> Bool {
-        clients[client] != nil
+    /// Whether the client has a key holding a customization (not reset).
+    func hasCustomizations(client: String) -> Bool {
+        clients[client]?.values.contains { $0.slot != .reset } ?? false
     }
 
     /// Applies one change. A put or delete whose revision is not newer than the key's is skipped (it is already
@@ -50,16 +53,30 @@ struct CustomizationTable: Sendable {
             return set(key, Item(revision: revision, slot: value.map(Slot.value) ?? .corrupt))
         case .delete(let key, let revision):
             return set(key, Item(revision: revision, slot: .reset))
-        case .deleteClient(let client):
-            guard let users = clients.removeValue(forKey: client) else { return false }
-            liveCount -= users.values.count { $0.slot != .reset }
-            return true
+        case .deleteClient(let client, let lastVersion):
+            var changed = false
+            if let lastVersion, lastVersion > deletedClientVersions[client] ?? 0 {
+                deletedClientVersions[client] = lastVersion
+                changed = true
+            }
+            guard var users = clients[client] else { return changed }
+            for (user, item) in users where item.slot != .reset {
+                users[user] = Item(revision: item.revision, slot: .reset)
+                liveCount -= 1
+                changed = true
+            }
+            clients[client] = users
+            return changed
         }
     }
 
-    /// Every key as a record, for a snapshot.
+    /// Every deleted client's last version number, then every key, as records for a snapshot. The client records
+    /// come first so that loading them resets nothing.
     func records() -> some Sequence<JournalRecord> {
-        clients.lazy.flatMap { client, users in
+        let deleted = deletedClientVersions.lazy.map { client, lastVersion in
+            JournalRecord(sequence: nil, change: .deleteClient(client, lastVersion: lastVersion))
+        }
+        let keys = clients.lazy.flatMap { client, users in
             users.lazy.map { user, item in
                 let key = CustomizationKey(client: client, user: user)
                 switch item.slot {
@@ -72,11 +89,17 @@ struct CustomizationTable: Sendable {
                 }
             }
         }
+        return [AnySequence(deleted), AnySequence(keys)].joined()
     }
 
     /// Number of keys, tombstones included.
     var keyCount: Int {
         clients.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// Number of records `records()` yields.
+    var recordCount: Int {
+        deletedClientVersions.count + keyCount
     }
 
     private mutating func set(_ key: CustomizationKey, _ item: Item) -> Bool {

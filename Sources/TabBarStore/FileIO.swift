@@ -35,6 +35,7 @@ struct FileIO: Sendable {
 
     /// fsyncs `fd`. A failure is never retried by the caller: the pages may already be lost.
     func sync(_ fd: Int32, path: String) throws {
+        faults?.beforeSync?(path)
         if faults?.failSyncs == true {
             throw SystemError(operation: "fsync", path: path, code: EIO)
         }
@@ -159,6 +160,13 @@ struct FileIO: Sendable {
             return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
         } catch {
             throw SystemError(operation: "list directory", path: path, code: EIO, detail: "\(error)")
+        }
+    }
+
+    /// Removes a file; one that is already gone counts as removed. Not durable until the directory is fsynced.
+    func removeFile(_ path: String) throws {
+        if Glibc.unlink(path) != 0, errno != ENOENT {
+            throw SystemError.current("unlink", path)
         }
     }
 

@@ -22,18 +22,24 @@ extension FileStore {
         let path = versionPath(client: client, number: number)
         do {
             return try VersionFile.decode(try io.read(path), client: client)
+        } catch let error as SystemError where error.code == ENOENT {
+            return nil
         } catch {
             logger.error("cannot read a version file", metadata: ["file": "\(path)", "error": "\(error)"])
             return nil
         }
     }
 
-    public func publish(client: String, document: Data, note: String?, rollbackOf: Int?) throws -> ConfigVersion {
+    public func publish(
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+    ) throws -> ConfigVersion {
         guard Self.isValidClientID(client) else { throw StoreError.invalidClientID }
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let number = (catalog.withLock { $0.clients[client]?.live.version } ?? 0) + 1
+            let live = catalog.withLock { $0.clients[client]?.live.version } ?? 0
+            if let expectedVersion, expectedVersion != live { throw StoreError.revisionMismatch }
+            let number = max(live, log.lastDeletedVersion(client: client) ?? 0) + 1
             let version = ConfigVersion(
                 client: client, version: number, publishedAt: VersionFile.storedDate(Date()), note: note,
                 rollbackOf: rollbackOf, document: document
@@ -52,6 +58,7 @@ extension FileStore {
                 throw StoreError.unavailable
             }
             catalog.withLock { $0.add(version) }
+            pruneVersions(client: client)
             return version
         }
     }
@@ -60,10 +67,12 @@ extension FileStore {
         guard Self.isValidClientID(client) else { return false }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let hasVersions = catalog.withLock { $0.clients[client] != nil }
+            let lastVersion = catalog.withLock { $0.clients[client]?.live.version }
             let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
-            guard hasVersions || log.hasKeys(client: client) || io.exists(clientDirectory) else { return false }
-            try log.deleteClient(client)
+            guard lastVersion != nil || log.hasCustomizations(client: client) || io.exists(clientDirectory) else {
+                return false
+            }
+            try log.deleteClient(client, lastVersion: lastVersion)
             catalog.withLock { $0.remove(client: client) }
             if io.exists(clientDirectory) {
                 let doomed = (clientsDirectory as NSString).appendingPathComponent(
@@ -85,7 +94,7 @@ extension FileStore {
                     )
                 }
             }
-            return hasVersions
+            return lastVersion != nil
         }
     }
 
@@ -105,8 +114,11 @@ extension FileStore {
         [clientsDirectory, client, "versions", VersionFile.fileName(number)].joined(separator: "/")
     }
 
-    /// Reads every version file, removing leftovers of interrupted writes and deletions.
-    static func loadVersions(_ clientsDirectory: String, io: FileIO, logger: Logger) throws -> VersionCatalog {
+    /// Reads the newest `keep` version files of every client, removing leftovers of interrupted writes and deletions
+    /// and pruning (durably) older version files that an interrupted prune left behind.
+    static func loadVersions(
+        _ clientsDirectory: String, keep: Int, io: FileIO, logger: Logger
+    ) throws -> VersionCatalog {
         var catalog = VersionCatalog()
         let names: [String]
         do {
@@ -145,7 +157,9 @@ extension FileStore {
                     logger.warning("ignoring an unexpected file", metadata: ["file": "\(filePath)"])
                 }
             }
-            for (number, filePath) in found.sorted(by: { $0.number < $1.number }) {
+            found.sort { $0.number < $1.number }
+            let doomed = found.prefix(max(0, found.count - keep))
+            for (number, filePath) in found.dropFirst(doomed.count) {
                 let version: ConfigVersion
                 do {
                     version = try VersionFile.decode(try io.read(filePath), client: name)
@@ -160,6 +174,17 @@ extension FileStore {
                     )
                 }
                 catalog.add(version)
+            }
+            if !doomed.isEmpty {
+                logger.notice(
+                    "pruning old versions left by an interrupted prune",
+                    metadata: ["client": "\(name)", "versions": "\(doomed.map(\.number))", "keep": "\(keep)"]
+                )
+                do {
+                    try removeVersionFiles(doomed.map(\.path), in: versionsDirectory, io: io)
+                } catch {
+                    throw StoreOpenError("cannot prune old versions in \(versionsDirectory): \(error)")
+                }
             }
         }
         return catalog

@@ -6,11 +6,13 @@ import Synchronization
 /// The embedded store: files under one data directory (DESIGN.md §6).
 ///
 /// ```
-/// <data>/clients/<client>/versions/000001.json …   one immutable file per published version
-/// <data>/customizations.journal                      append-only log of customization writes
+/// <data>/clients/<client>/versions/000001.json …   one immutable file per retained version (the newest
+///                                                    `Options.keepVersions` of each client)
+/// <data>/customizations.journal                      append-only log of customization writes and client deletions
 /// <data>/customizations.snapshot                     compacted state, replaced atomically
 /// ```
-/// Every write returns only once it is durable. After any write or fsync failure the store refuses writes for
+/// A client deletion is journaled with the client's last version number before its files go, so numbering continues
+/// after it. Every write returns only once it is durable. After any write or fsync failure the store refuses writes for
 /// good (`unavailableReason`) while reads keep working from memory.
 public final class FileStore: TabBarStore {
     let directory: String
@@ -19,20 +21,27 @@ public final class FileStore: TabBarStore {
     let logger: Logger
     let log: CustomizationLog
     let catalog: Mutex<VersionCatalog>
+    /// How many versions of each client are kept.
+    let keepVersions: Int
     /// Serializes publishes, client deletions and close.
     let configWrites = Mutex(())
     private let lockFile: Mutex<Int32>
 
     /// Opens (creating if needed) the store in `directory`. Recovers a torn journal tail (truncating it, logging a
     /// warning with file and offset). Throws `StoreOpenError` with a message naming the file and byte offset if it
-    /// finds corruption before the tail, or if the directory is not writable.
+    /// finds corruption before the tail, if the directory is not writable, or if `options.keepVersions` is below 1.
+    /// Prunes versions beyond `options.keepVersions` that an interrupted prune (or a larger earlier limit) left.
     public init(directory: URL, options: Options = Options(), logger: Logger) throws {
+        guard options.keepVersions >= 1 else {
+            throw StoreOpenError("keepVersions must be at least 1 (it is \(options.keepVersions))")
+        }
         let path = directory.standardizedFileURL.path
         let io = FileIO(faults: options.faultInjector)
         self.directory = path
         clientsDirectory = (path as NSString).appendingPathComponent("clients")
         self.io = io
         self.logger = logger
+        keepVersions = options.keepVersions
         let lockDescriptor = try Self.prepareDirectory(path, io: io)
         do {
             Self.removeLeftovers(in: path, io: io, logger: logger)
@@ -41,7 +50,9 @@ public final class FileStore: TabBarStore {
             } catch {
                 throw StoreOpenError("cannot create \(clientsDirectory): \(error)")
             }
-            catalog = Mutex(try Self.loadVersions(clientsDirectory, io: io, logger: logger))
+            catalog = Mutex(
+                try Self.loadVersions(clientsDirectory, keep: options.keepVersions, io: io, logger: logger)
+            )
             do {
                 log = try CustomizationLog(
                     directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold

@@ -2,7 +2,9 @@
 ///
 /// The payload is compact JSON: `{"op":"put","seq":7,"client":"c","user":"u","revision":3,"value":{...}}`.
 /// Revisions are absolute and `seq` increases by one per record across the store's life, so replaying records
-/// that a snapshot already contains changes nothing.
+/// that a snapshot already contains changes nothing. A client deletion is
+/// `{"op":"deleteClient","seq":8,"client":"c","lastVersion":5}`: `lastVersion` is the newest version number the client
+/// had, so that numbering continues after it (absent when the client had no version).
 struct JournalRecord: Sendable, Equatable {
     /// What changed.
     enum Change: Sendable, Equatable {
@@ -10,8 +12,9 @@ struct JournalRecord: Sendable, Equatable {
         case put(CustomizationKey, revision: UInt64, value: StoredCustomization?)
         /// A reset customization; the key keeps counting revisions from `revision`.
         case delete(CustomizationKey, revision: UInt64)
-        /// Every customization of the client removed.
-        case deleteClient(String)
+        /// Every customization of the client reset (each key keeps its revision), and the client's versions removed
+        /// after `lastVersion`, the newest number it had (nil when it had none).
+        case deleteClient(String, lastVersion: Int?)
     }
 
     /// Position in the store's history; nil in snapshot records and in records written without one.
@@ -21,7 +24,7 @@ struct JournalRecord: Sendable, Equatable {
 
 extension JournalRecord: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, seq, client, user, revision, value
+        case op, seq, client, user, revision, value, lastVersion
     }
 
     private enum Operation: String, Codable {
@@ -42,7 +45,7 @@ extension JournalRecord: Codable {
             let key = CustomizationKey(client: client, user: try container.decode(String.self, forKey: .user))
             change = .delete(key, revision: try container.decode(UInt64.self, forKey: .revision))
         case .deleteClient:
-            change = .deleteClient(client)
+            change = .deleteClient(client, lastVersion: try container.decodeIfPresent(Int.self, forKey: .lastVersion))
         }
     }
 
@@ -65,9 +68,10 @@ extension JournalRecord: Codable {
             try container.encode(key.client, forKey: .client)
             try container.encode(key.user, forKey: .user)
             try container.encode(revision, forKey: .revision)
-        case .deleteClient(let client):
+        case .deleteClient(let client, let lastVersion):
             try container.encode(Operation.deleteClient, forKey: .op)
             try container.encode(client, forKey: .client)
+            try container.encodeIfPresent(lastVersion, forKey: .lastVersion)
         }
     }
 }

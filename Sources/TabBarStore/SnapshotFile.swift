@@ -1,7 +1,8 @@
 import Foundation
 
 /// The compacted customization state: the magic `TCSNAP01`, a framed header record
-/// `{"format":1,"lastSeq":N,"entries":M}`, then M framed records (puts and resets), nothing after.
+/// `{"format":1,"lastSeq":N,"entries":M}`, then M framed records (deleted clients' last version numbers first, then
+/// puts and resets), nothing after.
 /// Written through a temp file, fsync, rename and directory fsync, so it is always whole.
 enum SnapshotFile {
     static let magic = Data("TCSNAP01".utf8)
@@ -17,7 +18,7 @@ enum SnapshotFile {
         let encoder = JSONEncoder()
         try io.writeAtomically(path) { fd, temporary in
             var buffer = magic
-            let header = Header(format: 1, lastSeq: lastSequence, entries: table.keyCount)
+            let header = Header(format: 1, lastSeq: lastSequence, entries: table.recordCount)
             RecordFraming.append(try encoder.encode(header), to: &buffer)
             for record in table.records() {
                 RecordFraming.append(try encoder.encode(record), to: &buffer)

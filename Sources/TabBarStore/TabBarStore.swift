@@ -4,6 +4,9 @@ import Foundation
 ///
 /// Every write method returns only after the write is durable. Reads are served from memory.
 /// Implementations are safe to call from many threads at once.
+///
+/// Numbers are never reused within one store: a client's version numbers and a user's customization revisions keep
+/// counting across `deleteClient`, so a version number or a revision (an HTTP ETag) never names two contents.
 public protocol TabBarStore: AnyObject, Sendable {
     /// nil when healthy; a reason when the store refuses writes (fsync failed, closed, ...).
     var unavailableReason: String? { get }
@@ -11,21 +14,31 @@ public protocol TabBarStore: AnyObject, Sendable {
     func clientIDs() -> [String]
     /// The newest version of the client, from memory.
     func liveVersion(client: String) -> ConfigVersion?
-    /// One version of the client, or nil if it does not exist.
+    /// One retained version of the client, or nil if it does not exist or was pruned.
     func version(client: String, number: Int) -> ConfigVersion?
-    /// The client's version numbers, ascending.
+    /// The client's retained version numbers, ascending.
     func versionNumbers(client: String) -> [Int]
-    /// Publishes a new version (number = newest + 1, or 1). Durable before returning.
-    func publish(client: String, document: Data, note: String?, rollbackOf: Int?) throws -> ConfigVersion
-    /// Deletes every version of the client and every customization of that client (their revisions start again
-    /// at 1, as versions do). Returns false if the client did not exist. Durable before returning.
+    /// The client's retained versions without their documents, newest first, from memory.
+    func versionHistory(client: String) -> [ConfigVersionInfo]
+    /// Publishes a new version, numbered one past the client's newest version ever (1 for a new client; after
+    /// `deleteClient`, numbering continues). If `expectedVersion` is non-nil and differs from the live version number
+    /// (0 when the client has none), throws `StoreError.revisionMismatch` and writes nothing; the check and the write
+    /// are atomic with respect to other publishes. Older versions beyond the retention limit are pruned afterwards;
+    /// the live version never is. Durable before returning.
+    func publish(
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+    ) throws -> ConfigVersion
+    /// Deletes every version of the client and every customization of that client. Numbering is not reset: a later
+    /// publish continues after the client's last version number and each user's revisions continue after their last
+    /// revision. Returns false if the client did not exist. Durable before returning.
     func deleteClient(_ client: String) throws -> Bool
     /// The stored customization, from memory; nil when never saved (or reset).
     func customization(client: String, user: String) -> CustomizationEntry?
-    /// Stores a customization with revision = previous + 1 (previous is 0 when none; a reset counts as a write
-    /// and does not restart the numbering). If `expectedRevision` is non-nil and differs from the current revision
-    /// (0 when none or reset), throws `StoreError.revisionMismatch` and writes nothing. Durable (group-committed)
-    /// before returning.
+    /// Stores a customization with revision = previous + 1 (previous is 0 when none; a reset or a deleted client
+    /// counts and does not restart the numbering). If `expectedRevision` is non-nil and differs from the current
+    /// revision (0 when none or reset), throws `StoreError.revisionMismatch` and writes nothing; the check and the
+    /// write are atomic with respect to every other writer of the key, including writes not yet durable. Durable
+    /// (group-committed) before returning.
     func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
     ) throws -> CustomizationEntry

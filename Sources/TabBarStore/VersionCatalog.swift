@@ -1,6 +1,6 @@
 import Foundation
 
-/// The published versions in memory: every version's metadata and each client's live document.
+/// The published versions in memory: every retained version's metadata and each client's live document.
 struct VersionCatalog: Sendable {
     /// What is kept of one version besides the live one: no document.
     struct Metadata: Sendable {
@@ -8,6 +8,8 @@ struct VersionCatalog: Sendable {
         var publishedAt: Date
         var note: String?
         var rollbackOf: Int?
+        /// Document bytes.
+        var size: Int
     }
 
     /// One client's versions.
@@ -23,7 +25,7 @@ struct VersionCatalog: Sendable {
     mutating func add(_ version: ConfigVersion) {
         let metadata = Metadata(
             version: version.version, publishedAt: version.publishedAt, note: version.note,
-            rollbackOf: version.rollbackOf
+            rollbackOf: version.rollbackOf, size: version.document.count
         )
         if var history = clients[version.client] {
             history.versions.append(metadata)
@@ -32,6 +34,17 @@ struct VersionCatalog: Sendable {
         } else {
             clients[version.client] = History(versions: [metadata], live: version)
         }
+    }
+
+    /// Forgets the client's oldest versions beyond the newest `keep` (at least 1, so never the live one); returns the
+    /// numbers forgotten, ascending.
+    mutating func prune(client: String, keep: Int) -> [Int] {
+        guard var history = clients[client], history.versions.count > max(keep, 1) else { return [] }
+        let doomed = history.versions.count - max(keep, 1)
+        let numbers = history.versions.prefix(doomed).map(\.version)
+        history.versions.removeFirst(doomed)
+        clients[client] = history
+        return numbers
     }
 
     /// Forgets the client.

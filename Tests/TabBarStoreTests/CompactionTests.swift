@@ -85,8 +85,10 @@ struct CompactionTests {
         let reopened = try FileStore(directory: data, logger: .silent)
         #expect(Self.state(reopened, users: users, clients: ["c1", "c2"]) == before)
         #expect(
-            reopened.customization(client: "c2", user: "u0") == CustomizationEntry(revision: 1, value: Self.value(77))
+            reopened.customization(client: "c2", user: "u0") == CustomizationEntry(revision: 5, value: Self.value(77)),
+            "u0 had revision 4 when c2 was deleted; its numbering continued"
         )
+        #expect(reopened.currentRevision(client: "c2", user: "u1") == 4)
         _ = try reopened.saveCustomization(client: "c1", user: "u3", Self.value(5), expectedRevision: nil)
         let after = Self.state(reopened, users: users, clients: ["c1", "c2"])
         reopened.close()
@@ -94,6 +96,56 @@ struct CompactionTests {
         let again = try FileStore(directory: data, logger: .silent)
         defer { again.close() }
         #expect(Self.state(again, users: users, clients: ["c1", "c2"]) == after)
+    }
+
+    @Test("deleted clients' last version numbers and their users' revisions survive compaction")
+    func numberingSurvivesCompaction() throws {
+        let directory = try TemporaryDirectory("compact-numbering")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        let document = Data(#"{"tabs":[]}"#.utf8)
+        for _ in 0..<4 {
+            _ = try store.publish(client: "gone", document: document, note: nil, rollbackOf: nil)
+        }
+        for n in 0..<3 {
+            _ = try store.saveCustomization(client: "gone", user: "alice", Self.value(n), expectedRevision: nil)
+        }
+        _ = try store.saveCustomization(client: "kept", user: "bob", Self.value(1), expectedRevision: nil)
+        #expect(try store.deleteClient("gone"))
+        try store.compact()
+        #expect(try Self.journalSize(directory) == JournalFile.magic.count, "only the snapshot remembers")
+        store.close()
+
+        let reopened = try FileStore(directory: data, logger: .silent)
+        #expect(reopened.customization(client: "gone", user: "alice") == nil)
+        #expect(reopened.currentRevision(client: "gone", user: "alice") == 3)
+        #expect(reopened.customizationCount == 1)
+        #expect(try reopened.publish(client: "gone", document: document, note: nil, rollbackOf: nil).version == 5)
+        #expect(
+            try reopened.saveCustomization(client: "gone", user: "alice", Self.value(9), expectedRevision: 0).revision
+                == 4
+        )
+        try reopened.compact()
+        reopened.close()
+
+        let revived = try FileStore(directory: data, logger: .silent)
+        #expect(
+            revived.customization(client: "gone", user: "alice")
+                == CustomizationEntry(revision: 4, value: Self.value(9)),
+            "the snapshot's record of the deletion does not reset a later save"
+        )
+        #expect(try revived.deleteClient("gone"))
+        try revived.compact()
+        revived.close()
+
+        let again = try FileStore(directory: data, logger: .silent)
+        defer { again.close() }
+        #expect(try again.publish(client: "gone", document: document, note: nil, rollbackOf: nil).version == 6)
+        #expect(again.currentRevision(client: "gone", user: "alice") == 4)
+        #expect(
+            again.customization(client: "kept", user: "bob") == CustomizationEntry(revision: 1, value: Self.value(1))
+        )
     }
 
     @Test("the journal is compacted automatically past the threshold")

@@ -116,4 +116,103 @@ struct GroupCommitTests {
         #expect(revisions == Array(1...UInt64(revisions.count)), "no revision was granted twice")
         #expect(store.customization(client: "c1", user: "race")?.revision == UInt64(revisions.count))
     }
+
+    @Test("N writers expecting the same revision at once: exactly one succeeds, the rest mismatch")
+    func sameExpectedRevision() throws {
+        let directory = try TemporaryDirectory("group-cas")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        for revision in 0..<UInt64(3) {
+            _ = try store.saveCustomization(
+                client: "c1", user: "k", .init(order: [], hidden: []), expectedRevision: revision
+            )
+        }
+        for round in 0..<10 {
+            let current = UInt64(3 + round)
+            let outcomes = Concurrently.run(8) { thread in
+                Result {
+                    try store.saveCustomization(
+                        client: "c1", user: "k", .init(order: ["r\(round)t\(thread)"], hidden: []),
+                        expectedRevision: current
+                    )
+                }
+            }
+            let winners = outcomes.compactMap { try? $0.get() }
+            let mismatches = outcomes.count {
+                if case .failure(let error as StoreError) = $0 { return error == .revisionMismatch }
+                return false
+            }
+            #expect(winners.map(\.revision) == [current + 1], "round \(round)")
+            #expect(mismatches == 7, "round \(round)")
+            #expect(store.customization(client: "c1", user: "k") == winners.first)
+        }
+        store.close()
+        let reopened = try FileStore(directory: data, logger: .silent)
+        defer { reopened.close() }
+        #expect(reopened.customization(client: "c1", user: "k")?.revision == 13)
+    }
+
+    @Test("writers racing a write still pending in a group-commit batch: it wins, the rest mismatch before it lands")
+    func expectedRevisionAgainstPendingWrite() throws {
+        let directory = try TemporaryDirectory("group-pending")
+        defer { directory.remove() }
+        let faults = FaultInjector()
+        var options = FileStore.Options()
+        options.faultInjector = faults
+        let store = try FileStore(directory: directory.child("data"), options: options, logger: .silent)
+        defer { store.close() }
+        for revision in 0..<UInt64(5) {
+            _ = try store.saveCustomization(
+                client: "c1", user: "k", .init(order: [], hidden: []), expectedRevision: revision
+            )
+        }
+        let gate = SyncGate()
+        faults.beforeSync = { _ in gate.pass() }
+        defer { gate.open() }
+
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread.detachNewThread {
+            _ = try? store.saveCustomization(
+                client: "c1", user: "other", .init(order: [], hidden: []), expectedRevision: nil
+            )
+            finished.leave()
+        }
+        try #require(gate.waitUntilHeld(), "a flush is in progress, holding the journal")
+
+        let writers = 8
+        let outcomes = Mutex<[Result<CustomizationEntry, any Error>]>([])
+        let answered = DispatchSemaphore(value: 0)
+        for thread in 0..<writers {
+            finished.enter()
+            Thread.detachNewThread {
+                let outcome = Result {
+                    try store.saveCustomization(
+                        client: "c1", user: "k", .init(order: ["t\(thread)"], hidden: []), expectedRevision: 5
+                    )
+                }
+                outcomes.withLock { $0.append(outcome) }
+                answered.signal()
+                finished.leave()
+            }
+        }
+        for _ in 0..<(writers - 1) {
+            try #require(answered.wait(timeout: .now() + 60) == .success, "the losers answer without waiting")
+        }
+        let early = outcomes.withLock { $0 }
+        #expect(early.count == writers - 1, "the winner waits for its record to become durable")
+        #expect(early.allSatisfy {
+            if case .failure(let error as StoreError) = $0 { return error == .revisionMismatch }
+            return false
+        })
+        #expect(store.customization(client: "c1", user: "k")?.revision == 5, "the winning write is still pending")
+
+        gate.open()
+        try #require(finished.wait(timeout: .now() + 60) == .success)
+        let winners = outcomes.withLock { $0 }.compactMap { try? $0.get() }
+        #expect(winners.map(\.revision) == [6])
+        #expect(store.customization(client: "c1", user: "k") == winners.first)
+        #expect(store.customization(client: "c1", user: "other")?.revision == 1)
+    }
 }

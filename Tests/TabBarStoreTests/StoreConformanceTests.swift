@@ -43,7 +43,9 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test("deleteClient removes its versions and customizations only", arguments: StoreFactory.all)
+    @Test(
+        "deleteClient removes its versions and customizations only; numbering continues", arguments: StoreFactory.all
+    )
     func deleteClientRemovesEverything(factory: StoreFactory) throws {
         try withStore(factory) { _, store in
             _ = try store.publish(client: "ios", document: Self.document(1), note: nil, rollbackOf: nil)
@@ -58,6 +60,7 @@ struct StoreConformanceTests {
             #expect(try store.deleteClient("ios"))
             #expect(store.liveVersion(client: "ios") == nil)
             #expect(store.versionNumbers(client: "ios") == [])
+            #expect(store.versionHistory(client: "ios") == [])
             #expect(store.version(client: "ios", number: 1) == nil)
             #expect(store.customization(client: "ios", user: "alice") == nil)
             #expect(store.customization(client: "ios", user: "bob") == nil)
@@ -70,10 +73,120 @@ struct StoreConformanceTests {
             #expect(try store.deleteClient("never-published") == false)
 
             let again = try store.publish(client: "ios", document: Self.document(7), note: nil, rollbackOf: nil)
-            #expect(again.version == 1)
-            #expect(store.versionNumbers(client: "ios") == [1])
+            #expect(again.version == 3, "version numbers continue after the deleted client's last one")
+            #expect(store.versionNumbers(client: "ios") == [3])
+            #expect(store.version(client: "ios", number: 1) == nil)
             let saved = try store.saveCustomization(client: "ios", user: "alice", value, expectedRevision: 0)
-            #expect(saved.revision == 1)
+            #expect(saved.revision == 2, "alice's revisions continue after her last one")
+            let carol = try store.saveCustomization(client: "ios", user: "carol", value, expectedRevision: 0)
+            #expect(carol.revision == 1, "a user who never saved starts at 1")
+            #expect(store.customization(client: "ios", user: "bob") == nil)
+        }
+    }
+
+    @Test("deleteClient of a client with only customizations returns false and keeps their numbering",
+        arguments: StoreFactory.all)
+    func deleteClientWithoutVersions(factory: StoreFactory) throws {
+        try withStore(factory) { _, store in
+            let value = StoredCustomization(order: ["home"], hidden: [])
+            _ = try store.saveCustomization(client: "web", user: "alice", value, expectedRevision: nil)
+            _ = try store.saveCustomization(client: "web", user: "alice", value, expectedRevision: nil)
+            #expect(try store.deleteClient("web") == false)
+            #expect(store.customization(client: "web", user: "alice") == nil)
+            #expect(store.customizationCount == 0)
+            #expect(try store.saveCustomization(client: "web", user: "alice", value, expectedRevision: 0).revision == 3)
+            let published = try store.publish(client: "web", document: Self.document(1), note: nil, rollbackOf: nil)
+            #expect(published.version == 1)
+        }
+    }
+
+    @Test("publish with expectedVersion is compare-and-set against the live version", arguments: StoreFactory.all)
+    func publishExpectedVersion(factory: StoreFactory) throws {
+        try withStore(factory) { _, store in
+            #expect(throws: StoreError.revisionMismatch) {
+                try store.publish(
+                    client: "ios", document: Self.document(1), note: nil, rollbackOf: nil, expectedVersion: 1
+                )
+            }
+            #expect(store.liveVersion(client: "ios") == nil)
+            #expect(store.clientIDs() == [])
+            let first = try store.publish(
+                client: "ios", document: Self.document(1), note: "v1", rollbackOf: nil, expectedVersion: 0
+            )
+            #expect(first.version == 1)
+            for stale in [0, 2, -1] {
+                #expect(throws: StoreError.revisionMismatch) {
+                    try store.publish(
+                        client: "ios", document: Self.document(9), note: nil, rollbackOf: nil, expectedVersion: stale
+                    )
+                }
+            }
+            #expect(store.liveVersion(client: "ios") == first)
+            #expect(store.versionNumbers(client: "ios") == [1])
+            let second = try store.publish(
+                client: "ios", document: Self.document(2), note: nil, rollbackOf: nil, expectedVersion: 1
+            )
+            #expect(second.version == 2)
+            let unconditional = try store.publish(
+                client: "ios", document: Self.document(3), note: nil, rollbackOf: nil, expectedVersion: nil
+            )
+            #expect(unconditional.version == 3)
+
+            #expect(try store.deleteClient("ios"))
+            #expect(throws: StoreError.revisionMismatch) {
+                try store.publish(
+                    client: "ios", document: Self.document(4), note: nil, rollbackOf: nil, expectedVersion: 3
+                )
+            }
+            let recreated = try store.publish(
+                client: "ios", document: Self.document(4), note: nil, rollbackOf: nil, expectedVersion: 0
+            )
+            #expect(recreated.version == 4, "a deleted client has no live version (0), and numbering continues")
+        }
+    }
+
+    @Test("concurrent publishes expecting the same live version: exactly one wins", arguments: StoreFactory.all)
+    func concurrentConditionalPublishes(factory: StoreFactory) throws {
+        try withStore(factory) { _, store in
+            _ = try store.publish(client: "ios", document: Self.document(0), note: nil, rollbackOf: nil)
+            for round in 0..<5 {
+                let expected = round + 1
+                let outcomes = Concurrently.run(8) { thread in
+                    Result {
+                        try store.publish(
+                            client: "ios", document: Self.document(100 * round + thread), note: "t\(thread)",
+                            rollbackOf: nil, expectedVersion: expected
+                        )
+                    }
+                }
+                let winners = outcomes.compactMap { try? $0.get() }
+                let mismatches = outcomes.filter {
+                    if case .failure(let error as StoreError) = $0 { return error == .revisionMismatch }
+                    return false
+                }
+                #expect(winners.map(\.version) == [expected + 1], "round \(round)")
+                #expect(mismatches.count == 7, "round \(round)")
+                #expect(store.liveVersion(client: "ios") == winners.first)
+            }
+            #expect(store.versionNumbers(client: "ios") == Array(1...6))
+        }
+    }
+
+    @Test("versionHistory lists retained versions newest first, without documents", arguments: StoreFactory.all)
+    func versionHistory(factory: StoreFactory) throws {
+        try withStore(factory) { _, store in
+            #expect(store.versionHistory(client: "ios") == [])
+            let v1 = try store.publish(client: "ios", document: Self.document(1), note: "first", rollbackOf: nil)
+            let v2 = try store.publish(client: "ios", document: Self.document(22), note: nil, rollbackOf: nil)
+            let v3 = try store.publish(client: "ios", document: Self.document(1), note: "back", rollbackOf: 1)
+            _ = try store.publish(client: "android", document: Self.document(5), note: nil, rollbackOf: nil)
+            let history = store.versionHistory(client: "ios")
+            #expect(history.map(\.version) == [3, 2, 1])
+            #expect(history == [v3, v2, v1].map(ConfigVersionInfo.init))
+            #expect(history[1].size == Self.document(22).count)
+            #expect(history[0].rollbackOf == 1 && history[0].note == "back")
+            #expect(store.versionHistory(client: "android").count == 1)
+            #expect(store.versionHistory(client: "nobody") == [])
         }
     }
 
@@ -154,6 +267,7 @@ struct StoreConformanceTests {
         let reopened = try harness.open()
         defer { reopened.close() }
         #expect(reopened.clientIDs() == ["android", "ios"])
+        #expect(reopened.versionHistory(client: "ios").map(\.version) == [2, 1])
         #expect(reopened.versionNumbers(client: "ios") == [1, 2])
         #expect(reopened.version(client: "ios", number: 1) == v1)
         #expect(reopened.liveVersion(client: "ios") == v2)
@@ -168,6 +282,12 @@ struct StoreConformanceTests {
         #expect(try reopened.saveCustomization(client: "ios", user: "alice", value, expectedRevision: 2).revision == 3)
         let republished = try reopened.publish(client: "ios", document: Self.document(5), note: nil, rollbackOf: nil)
         #expect(republished.version == 3)
+        #expect(reopened.versionHistory(client: "ios").map(\.version) == [3, 2, 1])
+        let revived = try reopened.publish(
+            client: "gone", document: Self.document(6), note: nil, rollbackOf: nil, expectedVersion: 0
+        )
+        #expect(revived.version == 2, "the deleted client's numbering survived the reopen")
+        #expect(try reopened.saveCustomization(client: "gone", user: "dave", value, expectedRevision: 0).revision == 2)
     }
 
     @Test("a closed store refuses writes and still serves reads", arguments: StoreFactory.all)
@@ -185,6 +305,11 @@ struct StoreConformanceTests {
             #expect(throws: StoreError.unavailable) { try store.deleteCustomization(client: "ios", user: "u") }
             #expect(throws: StoreError.unavailable) {
                 try store.publish(client: "ios", document: Self.document(2), note: nil, rollbackOf: nil)
+            }
+            #expect(throws: StoreError.unavailable) {
+                try store.publish(
+                    client: "ios", document: Self.document(2), note: nil, rollbackOf: nil, expectedVersion: 1
+                )
             }
             #expect(throws: StoreError.unavailable) { try store.deleteClient("ios") }
             #expect(store.customization(client: "ios", user: "u") == saved)
