@@ -15,14 +15,23 @@ extension APIHandlers {
     /// `GET /v1/clients/{client}/config`: the live source document with its version.
     func getConfig(_ request: Request) throws -> Response {
         try requireAdmin(request)
-        let live = try requireLive(try request.clientID())
-        return .json(envelope(live))
+        return configResponse(try requireLive(try request.clientID()), request)
     }
 
-    /// `PUT /v1/clients/{client}/config`: validates and publishes a new version.
+    /// One config version as a cacheable response (or 304 when `If-None-Match` names it).
+    func configResponse(_ version: LiveConfig, _ request: Request) -> Response {
+        let validators = CacheValidators(
+            etag: EntityTag.config(version: version.stored.version), cacheControl: "private, max-age=\(cacheMaxAge)",
+            variesByLanguage: false)
+        if let notModified = validators.notModified(request) { return notModified }
+        return validators.decorate(.json(version.envelope))
+    }
+
+    /// `PUT /v1/clients/{client}/config`: validates and publishes a new version; honours `If-Match` and `?note=`.
     func putConfig(_ request: Request) throws -> Response {
         try requireAdmin(request)
         let client = try request.clientID()
+        let note = try request.noteQuery()
         let body = try request.jsonBody()
         let config: TabBarConfig
         switch TabBarConfig.decode(json: body) {
@@ -31,8 +40,7 @@ extension APIHandlers {
         case .failure(.invalid(let problems)):
             throw APIError.invalidDocument("The config document is not valid; nothing was published.", problems)
         }
-        let live = try catalog.publish(client: client, config: config, note: nil)
-        return .json(envelope(live), status: 201)
+        return try publish(client: client, config: config, note: note, rollbackOf: nil, request: request)
     }
 
     /// `DELETE /v1/clients/{client}/config`: deletes the client, its versions and its users' customizations.
@@ -43,9 +51,23 @@ extension APIHandlers {
         return .noContent
     }
 
-    private func envelope(_ live: LiveConfig) -> ConfigEnvelope {
-        ConfigEnvelope(
-            client: live.stored.client, version: live.stored.version, publishedAt: live.stored.publishedAt,
-            config: live.config)
+    /// Publishes after checking the request's `If-Match` against the live version; answers 201 with the envelope.
+    func publish(
+        client: String, config: TabBarConfig, note: String?, rollbackOf: Int?, request: Request
+    ) throws -> Response {
+        var expectedVersion: Int?
+        if let ifMatch = request.headers["If-Match"] {
+            let current = catalog.live(client)?.stored.version
+            guard EntityTag.matchHolds(ifMatch, current: current.map { EntityTag.config(version: $0) }) else {
+                throw APIError.revisionMismatch
+            }
+            expectedVersion = current ?? 0
+        }
+        let live = try catalog.publish(
+            client: client, config: config, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion)
+        var response = Response.json(live.envelope, status: 201)
+        response.headers.add(name: "ETag", value: EntityTag.config(version: live.stored.version))
+        response.headers.add(name: "Location", value: "/v1/clients/\(client)/config/versions/\(live.stored.version)")
+        return response
     }
 }

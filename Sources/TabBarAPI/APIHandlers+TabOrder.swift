@@ -9,14 +9,17 @@ extension APIHandlers {
         let client = try request.clientID()
         let user = try request.userID()
         _ = try requireLive(client)
-        guard let entry = store.customization(client: client, user: user) else {
-            return .json(TabOrderBody(order: [], hidden: [], revision: 0))
-        }
-        let value = entry.value ?? StoredCustomization(order: [], hidden: [])
-        return .json(TabOrderBody(order: value.order, hidden: value.hidden, revision: entry.revision))
+        let entry = store.customization(client: client, user: user)
+        let revision = entry?.revision ?? 0
+        let validators = CacheValidators(
+            etag: EntityTag.tabOrder(revision: revision), cacheControl: "private, max-age=\(cacheMaxAge)",
+            variesByLanguage: false)
+        if let notModified = validators.notModified(request) { return notModified }
+        let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
+        return validators.decorate(.json(TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)))
     }
 
-    /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably.
+    /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.
     func putTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
         let user = try request.userID()
@@ -37,14 +40,24 @@ extension APIHandlers {
         case .failure(.invalid(let problems)):
             throw APIError.invalidDocument("The tab order does not fit the live config.", problems)
         }
+        var expectedRevision: UInt64?
+        if let ifMatch = request.headers["If-Match"] {
+            let current = store.customization(client: client, user: user)?.revision ?? 0
+            guard EntityTag.matchHolds(ifMatch, current: EntityTag.tabOrder(revision: current)) else {
+                throw APIError.revisionMismatch
+            }
+            expectedRevision = current
+        }
         let entry = try store.saveCustomization(
             client: client, user: user,
             StoredCustomization(order: checked.customization.order, hidden: checked.customization.hidden),
-            expectedRevision: nil)
-        return .json(
+            expectedRevision: expectedRevision)
+        var response = Response.json(
             SavedTabOrderBody(
                 order: checked.customization.order, hidden: checked.customization.hidden,
                 revision: entry.revision, ignored: checked.ignored))
+        response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision))
+        return response
     }
 
     /// `DELETE …/users/{user}/tab-order`: back to the default order; idempotent.

@@ -9,14 +9,19 @@ final class APIHandlers: Sendable {
     let catalog: Catalog
     let adminToken: AdminToken
     let maxBodySize: Int
+    let cacheMaxAge: Int
     let openAPIDocument: Data
     let logger: Logger
     private let shuttingDown = Mutex(false)
 
-    init(catalog: Catalog, adminToken: AdminToken, maxBodySize: Int, openAPIDocument: Data, logger: Logger) {
+    init(
+        catalog: Catalog, adminToken: AdminToken, maxBodySize: Int, cacheMaxAge: Int, openAPIDocument: Data,
+        logger: Logger
+    ) {
         self.catalog = catalog
         self.adminToken = adminToken
         self.maxBodySize = maxBodySize
+        self.cacheMaxAge = cacheMaxAge
         self.openAPIDocument = openAPIDocument
         self.logger = logger
     }

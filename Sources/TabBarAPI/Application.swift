@@ -24,9 +24,14 @@ public final class Application: Sendable {
         } catch {
             throw ConfigurationError(description: "cannot create data directory \(dataDirectory.path): \(error.localizedDescription)")
         }
-        let store = try FileStore(directory: dataDirectory, logger: logger)
+        var storeOptions = FileStore.Options()
+        storeOptions.keepVersions = configuration.keepVersions
+        let store = try FileStore(directory: dataDirectory, options: storeOptions, logger: logger)
         self.store = store
-        let catalog = try Catalog(store: store, logger: logger)
+        let events = EventHub(
+            maxSubscribers: configuration.maxEventSubscribers,
+            heartbeatInterval: .seconds(configuration.eventHeartbeat), logger: logger)
+        let catalog = try Catalog(store: store, events: events, logger: logger)
         if configuration.seedSample, store.clientIDs().isEmpty {
             _ = try catalog.publish(client: "ios-phone", config: .sample, note: "embedded sample")
             logger.notice("published the sample config", metadata: ["client": "ios-phone"])
@@ -35,7 +40,7 @@ public final class Application: Sendable {
             configured: configuration.adminToken, dataDirectory: dataDirectory, logger: logger)
         handlers = APIHandlers(
             catalog: catalog, adminToken: token, maxBodySize: configuration.maxBodySize,
-            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+            cacheMaxAge: configuration.cacheMaxAge, openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
@@ -63,6 +68,7 @@ public final class Application: Sendable {
     public func shutdown() {
         handlers.beginShutdown()
         logger.notice("shutting down")
+        handlers.catalog.events.stop()
         server.shutdown(gracePeriod: .seconds(configuration.shutdownGracePeriod))
         store.close()
         logger.notice("stopped")

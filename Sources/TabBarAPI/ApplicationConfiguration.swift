@@ -24,6 +24,14 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var threads = 4
     /// Seconds in-flight requests get to finish on shutdown.
     public var shutdownGracePeriod = 8
+    /// `max-age` in seconds of the `Cache-Control` sent with tab bars, configs and customizations.
+    public var cacheMaxAge = 60
+    /// Versions kept per client; older ones are pruned.
+    public var keepVersions = 100
+    /// Most open server-sent-event streams; more are refused with 503.
+    public var maxEventSubscribers = 1000
+    /// Seconds between heartbeat comments on event streams.
+    public var eventHeartbeat = 15
     /// Publish the sample config for `ios-phone` when the data directory holds no client.
     public var seedSample = true
 
@@ -52,6 +60,10 @@ extension ApplicationConfiguration {
         if let value = try int("TABCONFIG_CONNECTION_MEMORY_LIMIT") { connectionMemoryLimit = value }
         if let value = try int("TABCONFIG_THREADS") { threads = value }
         if let value = try int("TABCONFIG_SHUTDOWN_GRACE") { shutdownGracePeriod = value }
+        if let value = try int("TABCONFIG_CACHE_MAX_AGE") { cacheMaxAge = value }
+        if let value = try int("TABCONFIG_KEEP_VERSIONS") { keepVersions = value }
+        if let value = try int("TABCONFIG_MAX_EVENT_SUBSCRIBERS") { maxEventSubscribers = value }
+        if let value = try int("TABCONFIG_EVENT_HEARTBEAT") { eventHeartbeat = value }
         if let seed = environment["TABCONFIG_SEED_SAMPLE"], !seed.isEmpty {
             switch seed.lowercased() {
             case "1", "true", "yes": seedSample = true
@@ -70,6 +82,8 @@ extension ApplicationConfiguration {
         guard connectionMemoryLimit >= 8 * 1024 else {
             throw ConfigurationError(description: "connection memory limit must be at least 8192 bytes")
         }
+        guard keepVersions >= 1 else { throw ConfigurationError(description: "keep versions must be at least 1") }
+        guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }
         guard (1...256).contains(threads) else { throw ConfigurationError(description: "threads must be 1…256, got \(threads)") }
         return self
     }

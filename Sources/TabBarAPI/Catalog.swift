@@ -6,8 +6,8 @@ import TabBarStore
 
 /// The decoded live configs of every client and the encoded default tab bars, kept in front of the store.
 ///
-/// Reads take a short lock on an in-memory dictionary; publishes and deletes are serialized so the
-/// store and the cache change together.
+/// Reads take a short lock on an in-memory dictionary; publishes and deletes are serialized so the store, the
+/// cache and the event subscribers change together and in order.
 final class Catalog: Sendable {
     private struct State {
         var live: [String: LiveConfig] = [:]
@@ -15,12 +15,14 @@ final class Catalog: Sendable {
     }
 
     let store: any TabBarStore
+    let events: EventHub
     private let state = Mutex(State())
     private let writeLock = Mutex(())
     private let logger: Logger
 
-    init(store: any TabBarStore, logger: Logger) throws {
+    init(store: any TabBarStore, events: EventHub, logger: Logger) throws {
         self.store = store
+        self.events = events
         self.logger = logger
         var live: [String: LiveConfig] = [:]
         for client in store.clientIDs() {
@@ -48,7 +50,7 @@ final class Catalog: Sendable {
 
     /// The encoded default tab bar of `live` in `locale`, built on first use and then reused.
     func encodedDefault(_ live: LiveConfig, locale: String) -> Data {
-        let key = "\(live.stored.client)\u{0}\(live.stored.version)\u{0}\(locale)"
+        let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
         if let cached = state.withLock({ $0.encodedDefaults[key] }) {
             return cached
         }
@@ -62,16 +64,21 @@ final class Catalog: Sendable {
         return encoded
     }
 
-    /// Publishes `config` as the new live version of `client`.
-    func publish(client: String, config: TabBarConfig, note: String?) throws -> LiveConfig {
+    /// Publishes `config` as the new live version of `client`; `expectedVersion` (0 = none yet) makes it conditional.
+    func publish(
+        client: String, config: TabBarConfig, note: String?, rollbackOf: Int? = nil, expectedVersion: Int? = nil
+    ) throws -> LiveConfig {
         try writeLock.withLock { _ in
-            let stored = try store.publish(client: client, document: config.encoded(), note: note, rollbackOf: nil)
+            let stored = try store.publish(
+                client: client, document: config.encoded(), note: note, rollbackOf: rollbackOf,
+                expectedVersion: expectedVersion)
             let live = LiveConfig(stored: stored, config: config)
             state.withLock { state in
                 state.live[client] = live
                 state.encodedDefaults = state.encodedDefaults.filter { !$0.key.hasPrefix(client + "\u{0}") }
             }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
+            events.published(client: client, version: stored.version)
             return live
         }
     }
@@ -86,9 +93,14 @@ final class Catalog: Sendable {
             }
             if existed {
                 logger.info("deleted client", metadata: ["client": "\(client)"])
+                events.deleted(client: client)
             }
             return existed
         }
+    }
+
+    private static func cacheKey(_ client: String, _ version: Int, _ locale: String) -> String {
+        "\(client)\u{0}\(version)\u{0}\(locale)"
     }
 }
 

@@ -5,4 +5,11 @@ import TabBarStore
 struct LiveConfig: Sendable {
     var stored: ConfigVersion
     var config: TabBarConfig
+
+    /// The wire form of this version.
+    var envelope: ConfigEnvelope {
+        ConfigEnvelope(
+            client: stored.client, version: stored.version, publishedAt: stored.publishedAt, note: stored.note,
+            rollbackOf: stored.rollbackOf, config: config)
+    }
 }

@@ -63,3 +63,20 @@ enum Identifiers {
         }
     }
 }
+
+extension Request {
+    /// The `?note=` query parameter of a publish, at most 256 characters.
+    func noteQuery() throws -> String? {
+        guard let note = query("note") else { return nil }
+        guard note.count <= 256 else { throw APIError.invalidParameter("note", "a note has at most 256 characters") }
+        return note
+    }
+
+    /// The `{version}` path parameter: a positive integer.
+    func versionNumber() throws -> Int {
+        guard let text = pathParameters["version"], let number = Int(text), number >= 1, text.first != "+" else {
+            throw APIError.invalidParameter("version", "a version is a positive integer")
+        }
+        return number
+    }
+}

@@ -21,6 +21,7 @@ final class TabConfigResponder: Responder {
         add("GET", "/openapi.yaml") { $0.openAPI($1) }
         add("GET", "/v1/clients") { try $0.listClients($1) }
         add("GET", "/v1/clients/{client}/tabs") { try $0.defaultTabs($1) }
+        add("GET", "/v1/clients/{client}/tabs/events") { try $0.tabEvents($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tabs") { try $0.userTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
         add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
@@ -28,6 +29,10 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients/{client}/config") { try $0.getConfig($1) }
         add("PUT", "/v1/clients/{client}/config") { try $0.putConfig($1) }
         add("DELETE", "/v1/clients/{client}/config") { try $0.deleteConfig($1) }
+        add("GET", "/v1/clients/{client}/config/versions") { try $0.listVersions($1) }
+        add("GET", "/v1/clients/{client}/config/versions/{version}") { try $0.getVersion($1) }
+        add("POST", "/v1/clients/{client}/config/rollback") { try $0.rollback($1) }
+        add("POST", "/v1/import/plist") { try $0.importPlist($1) }
         self.router = router
     }
 

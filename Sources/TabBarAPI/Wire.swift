@@ -1,11 +1,13 @@
 import Foundation
 import TabBarModel
 
-/// `GET`/`PUT /v1/clients/{client}/config` answer: the live document with its version.
+/// A config version with its document: the answer of `GET`/`PUT …/config` and `GET …/config/versions/{n}`.
 struct ConfigEnvelope: Encodable {
     var client: String
     var version: Int
     var publishedAt: Date
+    var note: String?
+    var rollbackOf: Int?
     var config: TabBarConfig
 }
 
@@ -21,14 +23,30 @@ struct ClientList: Encodable {
     var clients: [ClientSummary]
 }
 
-/// `GET /v1/clients/{client}/users/{user}/tab-order` answer.
+/// One entry of `GET …/config/versions`.
+struct VersionSummary: Encodable {
+    var version: Int
+    var publishedAt: Date
+    var note: String?
+    var rollbackOf: Int?
+    var size: Int
+}
+
+/// `GET …/config/versions` answer, newest first.
+struct VersionList: Encodable {
+    var client: String
+    var live: Int
+    var versions: [VersionSummary]
+}
+
+/// `GET …/users/{user}/tab-order` answer.
 struct TabOrderBody: Encodable {
     var order: [String]
     var hidden: [String]
     var revision: UInt64
 }
 
-/// `PUT /v1/clients/{client}/users/{user}/tab-order` answer.
+/// `PUT …/users/{user}/tab-order` answer.
 struct SavedTabOrderBody: Encodable {
     var order: [String]
     var hidden: [String]

@@ -25,6 +25,10 @@ struct Serve: ParsableCommand {
     var connectionTimeout: Int?
     @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default 4).")
     var threads: Int?
+    @Option(name: .customLong("cache-max-age"), help: "Cache-Control max-age in seconds (TABCONFIG_CACHE_MAX_AGE, default 60).")
+    var cacheMaxAge: Int?
+    @Option(name: .customLong("keep-versions"), help: "Config versions kept per client (TABCONFIG_KEEP_VERSIONS, default 100).")
+    var keepVersions: Int?
     @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
     var noSample = false
 
@@ -41,6 +45,8 @@ struct Serve: ParsableCommand {
         if let perIPConnectionLimit { configuration.perIPConnectionLimit = perIPConnectionLimit }
         if let connectionTimeout { configuration.connectionTimeout = connectionTimeout }
         if let threads { configuration.threads = threads }
+        if let cacheMaxAge { configuration.cacheMaxAge = cacheMaxAge }
+        if let keepVersions { configuration.keepVersions = keepVersions }
         if noSample { configuration.seedSample = false }
         let application: Application
         do {

@@ -6,6 +6,6 @@ struct TabConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tabconfig",
         abstract: "Remote tab bar configuration for mobile apps.",
-        subcommands: [Serve.self, Validate.self],
+        subcommands: [Serve.self, Validate.self, ImportPlist.self],
         defaultSubcommand: Serve.self)
 }

@@ -5,7 +5,7 @@ import TabBarAPI
 import TabBarModel
 
 /// Starts the real application on 127.0.0.1 port 0 over a temporary data directory.
-struct TestApp {
+struct TestApp: Sendable {
     static let adminToken = "test-admin-token-0123456789"
     static let admin = [("Authorization", "Bearer \(adminToken)")]
     static let json = [("Content-Type", "application/json")]

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Strong entity tags of the API's representations, and the `If-None-Match` / `If-Match` rules of RFC 9110.
+///
+/// Every tag is made of numbers the store never reuses (config versions, customization revisions) and the
+/// resolved locale, so a tag names exactly one body.
+enum EntityTag {
+    /// The default tab bar of a config version in a locale.
+    static func defaultTabs(version: Int, locale: String) -> String {
+        "\"t\(version)-\(locale)\""
+    }
+
+    /// A user's tab bar: config version, locale and the user's customization revision.
+    static func userTabs(version: Int, locale: String, revision: UInt64) -> String {
+        "\"u\(version)-\(locale)-\(revision)\""
+    }
+
+    /// A config version's source document.
+    static func config(version: Int) -> String {
+        "\"c\(version)\""
+    }
+
+    /// A user's stored customization.
+    static func tabOrder(revision: UInt64) -> String {
+        "\"r\(revision)\""
+    }
+
+    /// `If-None-Match`: true when `header` lists `tag` (weak comparison) or is `*`.
+    static func noneMatchHits(_ header: String, _ tag: String) -> Bool {
+        let candidates = list(header)
+        return candidates.contains("*") || candidates.contains { strip(weak: $0) == tag }
+    }
+
+    /// `If-Match`: true when `header` is `*` and a representation exists, or lists `tag` (strong comparison).
+    static func matchHolds(_ header: String, current tag: String?) -> Bool {
+        let candidates = list(header)
+        if candidates.contains("*") { return tag != nil }
+        guard let tag else { return false }
+        return candidates.contains(tag)
+    }
+
+    private static func list(_ header: String) -> [String] {
+        header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private static func strip(weak tag: String) -> String {
+        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+    }
+}

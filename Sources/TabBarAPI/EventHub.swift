@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Logging
+import MicroHTTP
+import Synchronization
+
+/// The server-sent-event subscribers of every client: one event per published version, a comment heartbeat.
+///
+/// Subscribers hold no worker thread: each is a `ResponseStream` that the server feeds when bytes are written.
+final class EventHub: Sendable {
+    private struct Subscriber {
+        var stream: ResponseStream
+        var lastSent: Int
+    }
+
+    private struct State {
+        var subscribers: [String: [ObjectIdentifier: Subscriber]] = [:]
+        var count = 0
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    /// Serializes writes of version events so each subscriber sees versions in order. Never held by `remove`,
+    /// so a stream that closes while being written to cannot deadlock the hub.
+    private let delivery = Mutex(())
+    private let maxSubscribers: Int
+    private let timer: Mutex<(any DispatchSourceTimer)?>
+    private let logger: Logger
+
+    init(maxSubscribers: Int, heartbeatInterval: Duration, logger: Logger) {
+        self.maxSubscribers = maxSubscribers
+        self.logger = logger
+        timer = Mutex(nil)
+        let interval = DispatchTimeInterval.milliseconds(
+            Int(heartbeatInterval.components.seconds * 1000 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
+        timer.withLock { timer in
+            let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tabconfig.events.heartbeat"))
+            source.schedule(deadline: .now() + interval, repeating: interval)
+            source.setEventHandler { [weak self] in self?.heartbeat() }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// Number of open subscriptions.
+    var subscriberCount: Int { state.withLock { $0.count } }
+
+    /// Adds `stream` as a subscriber of `client` and writes the live version first unless the subscriber already
+    /// has it (`lastEventID`). Returns false when the subscriber limit is reached or the hub has stopped.
+    func subscribe(client: String, stream: ResponseStream, lastEventID: Int?, live: () -> Int?) -> Bool {
+        let key = ObjectIdentifier(stream)
+        let accepted = delivery.withLock { _ -> Bool in
+            let initial = state.withLock { state -> Int?? in
+                guard !state.stopped, state.count < maxSubscribers else { return .none }
+                let version = live() ?? 0
+                state.subscribers[client, default: [:]][key] = Subscriber(stream: stream, lastSent: version)
+                state.count += 1
+                return .some(version > 0 && lastEventID != version ? version : nil)
+            }
+            guard let initial else { return false }
+            if let version = initial {
+                stream.write(Self.versionEvent(version))
+            }
+            return true
+        }
+        guard accepted else { return false }
+        stream.onClose { [weak self] in self?.remove(client: client, key: key) }
+        return true
+    }
+
+    /// Sends the event of a newly live `version` to every subscriber of `client`.
+    func published(client: String, version: Int) {
+        let event = Self.versionEvent(version)
+        delivery.withLock { _ in
+            let streams = state.withLock { state -> [ResponseStream] in
+                guard var subscribers = state.subscribers[client] else { return [] }
+                var streams: [ResponseStream] = []
+                for (key, subscriber) in subscribers where subscriber.lastSent < version {
+                    streams.append(subscriber.stream)
+                    subscribers[key]?.lastSent = version
+                }
+                state.subscribers[client] = subscribers
+                return streams
+            }
+            streams.forEach { $0.write(event) }
+        }
+    }
+
+    /// Tells every subscriber of `client` that it was deleted, then ends their streams.
+    func deleted(client: String) {
+        let streams = state.withLock { $0.subscribers[client]?.values.map(\.stream) ?? [] }
+        let event = Data("event: deleted\ndata: {\"client\":\"\(client)\"}\n\n".utf8)
+        for stream in streams {
+            stream.write(event)
+            stream.finish()
+        }
+    }
+
+    /// Ends every stream and refuses new subscribers.
+    func stop() {
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        let streams = state.withLock { state -> [ResponseStream] in
+            state.stopped = true
+            return state.subscribers.values.flatMap { $0.values.map(\.stream) }
+        }
+        streams.forEach { $0.finish() }
+    }
+
+    private func remove(client: String, key: ObjectIdentifier) {
+        state.withLock { state in
+            guard state.subscribers[client]?.removeValue(forKey: key) != nil else { return }
+            state.count -= 1
+            if state.subscribers[client]?.isEmpty == true {
+                state.subscribers[client] = nil
+            }
+        }
+    }
+
+    private func heartbeat() {
+        let streams = state.withLock { $0.subscribers.values.flatMap { $0.values.map(\.stream) } }
+        let comment = Data(": heartbeat\n\n".utf8)
+        streams.forEach { $0.write(comment) }
+    }
+
+    /// `id:` the version, `data:` JSON with the version and the ETag of its config.
+    static func versionEvent(_ version: Int) -> Data {
+        let etag = EntityTag.config(version: version).replacingOccurrences(of: "\"", with: "\\\"")
+        return Data("id: \(version)\nevent: version\ndata: {\"etag\":\"\(etag)\",\"version\":\(version)}\n\n".utf8)
+    }
+}

@@ -1,0 +1,17 @@
+import TabBarModel
+import TabBarStore
+
+extension SavedCustomization {
+    /// What the store holds for a user, in the model's terms.
+    init(_ entry: CustomizationEntry?) {
+        guard let entry else {
+            self = .none
+            return
+        }
+        guard let value = entry.value else {
+            self = .undecodable(revision: entry.revision)
+            return
+        }
+        self = .saved(Customization(order: value.order, hidden: value.hidden), revision: entry.revision)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import MicroHTTPTesting
+import TabBarModel
+import Testing
+
+@Suite("ApplicationHierarchy.plist import")
+struct PlistImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    @Test("POST /v1/import/plist publishes the XML and the binary form alike", arguments: [
+        "ApplicationHierarchy.plist", "ApplicationHierarchy.binary.plist",
+    ])
+    func importOverHTTP(fixture: String) throws {
+        try TestApp.with { app in
+            let plist = try Data(contentsOf: Self.fixtures.appendingPathComponent(fixture))
+            let response = try app.request(
+                "POST", "/v1/import/plist?client=tutorial", headers: TestApp.admin + [("Content-Type", "application/x-plist")],
+                body: plist)
+            #expect(response.status == 201)
+            #expect((try response.json() as? [String: Any])?["version"] as? Int == 1)
+            let bar = try JSONDecoder().decode(ResolvedTabBar.self, from: try app.request("GET", "/v1/clients/tutorial/tabs").body)
+            #expect(bar.tabs.first?.id == "home")
+            #expect(bar.tabs.first?.destination.name == "HomeViewController")
+            #expect(bar.tabs.first?.destination.embedInNavigationController == true)
+        }
+    }
+
+    @Test("unknown keys are reported as 422; a non-plist body is 400; the client parameter is required")
+    func rejected() throws {
+        try TestApp.with { app in
+            let bad = try Data(contentsOf: Self.fixtures.appendingPathComponent("ApplicationHierarchy.unknown-key.plist"))
+            let response = try app.request("POST", "/v1/import/plist?client=tutorial", headers: TestApp.admin, body: bad)
+            #expect(response.status == 422)
+            let problems = ((try response.json() as? [String: Any])?["errors"] as? [[String: Any]]) ?? []
+            #expect(problems.count >= 2)
+            #expect(try app.request("GET", "/v1/clients/tutorial/tabs").status == 404)
+
+            let garbage = try app.request("POST", "/v1/import/plist?client=tutorial", headers: TestApp.admin, body: Data("nope".utf8))
+            #expect(garbage.status == 400)
+            let missing = try app.request("POST", "/v1/import/plist", headers: TestApp.admin, body: Data("nope".utf8))
+            #expect(missing.status == 400)
+            #expect(try app.request("POST", "/v1/import/plist?client=tutorial", body: bad).status == 401)
+        }
+    }
+
+    @Test("tabconfig import-plist publishes into a data directory")
+    func command() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = try ServerProcess.executable("tabconfig")
+        process.arguments = [
+            "import-plist", Self.fixtures.appendingPathComponent("ApplicationHierarchy.binary.plist").path,
+            "--client", "tutorial", "--data-dir", directory.path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(output.contains("published version 1 of client tutorial"))
+        let statuses = try TestApp.with(dataDirectory: directory) { app in
+            [try app.request("GET", "/v1/clients/tutorial/tabs").status, try app.request("GET", "/v1/clients/ios-phone/tabs").status]
+        }
+        #expect(statuses == [200, 404])
+    }
+}
