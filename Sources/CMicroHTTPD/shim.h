@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <microhttpd.h>
 
 /* Wrappers for the parts of libmicrohttpd Swift cannot call directly (variadic functions).
@@ -20,6 +22,8 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                           void *completed_cls,
                           MHD_LogCallback logger,
                           void *logger_cls,
+                          MHD_NotifyConnectionCallback notify_connection,
+                          void *notify_connection_cls,
                           unsigned int thread_pool_size,
                           unsigned int connection_limit,
                           unsigned int per_ip_connection_limit,
@@ -31,6 +35,8 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                              MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
                              MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
                              MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                           MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
+                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
                              MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
                              MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
@@ -41,6 +47,7 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                            MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                           MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
@@ -68,6 +75,26 @@ CMicroHTTPD_connection_fd (struct MHD_Connection *connection)
   if (NULL == info)
     return -1;
   return (int) info->connect_fd;
+}
+
+/** Milliseconds since the kernel last received data on TCP socket `fd`, or -1 if it cannot tell. */
+static inline int64_t
+CMicroHTTPD_ms_since_last_data (int fd)
+{
+  struct tcp_info info;
+  socklen_t length = sizeof (info);
+  if (0 != getsockopt (fd, IPPROTO_TCP, TCP_INFO, &info, &length))
+    return -1;
+  if (length < offsetof (struct tcp_info, tcpi_last_data_recv) + sizeof (info.tcpi_last_data_recv))
+    return -1;
+  return (int64_t) info.tcpi_last_data_recv;
+}
+
+/** Ends both directions of socket `fd` without closing it (its owner still closes it). */
+static inline int
+CMicroHTTPD_shutdown_socket (int fd)
+{
+  return shutdown (fd, SHUT_RDWR);
 }
 
 /** A response of unknown length whose body comes from `reader` (sent chunked to HTTP/1.1 clients).

@@ -14,11 +14,18 @@ final class Daemon {
     private let context: ServerContext
     private var handle: OpaquePointer?
     private var quiescedSocket: Int32 = -1
+    private var reaper: (any DispatchSourceTimer)?
+
+    /// How often connections are checked against their request-head deadline.
+    private static let reapInterval: DispatchTimeInterval = .milliseconds(500)
 
     private init(handle: OpaquePointer, port: Int, context: ServerContext) {
         self.handle = handle
         self.port = port
         self.context = context
+        if context.deadlines.isEnabled {
+            reaper = Self.startReaper(context: context)
+        }
     }
 
     deinit {
@@ -44,6 +51,8 @@ final class Daemon {
             DaemonCallbacks.completed,
             cls,
             DaemonCallbacks.log,
+            cls,
+            DaemonCallbacks.connectionEvent,
             cls,
             UInt32(clamping: max(configuration.threadPoolSize, 1)),
             UInt32(clamping: max(configuration.connectionLimit, 1)),
@@ -81,6 +90,8 @@ final class Daemon {
         guard let handle else {
             return
         }
+        reaper?.cancel()
+        reaper = nil
         context.streams.finishAll()
         quiesce()
         MHD_stop_daemon(handle)
@@ -90,6 +101,23 @@ final class Daemon {
             quiescedSocket = -1
         }
         context.logger.debug("libmicrohttpd daemon stopped", metadata: ["port": "\(port)"])
+    }
+
+    /// Shuts down, every ``reapInterval``, the connections whose request head is overdue.
+    private static func startReaper(context: ServerContext) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "MicroHTTP.request-head-deadline"))
+        timer.schedule(deadline: .now() + reapInterval, repeating: reapInterval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak context] in
+            guard let context else {
+                return
+            }
+            let reaped = context.deadlines.reap()
+            if reaped > 0 {
+                context.logger.debug("closed connections whose request head was overdue", metadata: ["connections": "\(reaped)"])
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     /// Internal polling threads with `poll()`. Not epoll: in 0.9.75, `MHD_quiesce_daemon` races with the polling

@@ -15,6 +15,7 @@ enum DaemonCallbacks {
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
+            context.deadlines.headReceived(connection)
             let state = RequestState(request: makeRequest(connection: connection, url: url, method: method))
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
@@ -41,12 +42,18 @@ enum DaemonCallbacks {
     }
 
     /// Frees the per-request state once libmicrohttpd is done with the request, however it ended.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, termination in
-        guard let cls, let conCls, let existing = conCls.pointee else {
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
+        guard let cls else {
+            return
+        }
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        if let connection {
+            context.deadlines.requestFinished(connection)
+        }
+        guard let conCls, let existing = conCls.pointee else {
             return
         }
         conCls.pointee = nil
-        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
         if let stream = state.stream {
             context.streams.remove(stream)
@@ -62,6 +69,22 @@ enum DaemonCallbacks {
                     "reason": "\(describe(termination))",
                 ]
             )
+        }
+    }
+
+    /// Registers each connection with the request-head deadlines when it opens and removes it when it closes.
+    static let connectionEvent: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+        guard let cls, let connection else {
+            return
+        }
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED:
+            context.deadlines.opened(connection, descriptor: CMicroHTTPD_connection_fd(connection))
+        case .CONNECTION_NOTIFY_CLOSED:
+            context.deadlines.closed(connection)
+        @unknown default:
+            break
         }
     }
 

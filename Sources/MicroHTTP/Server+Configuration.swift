@@ -5,7 +5,7 @@ extension Server {
         public var host: String = "127.0.0.1"
         /// The TCP port; 0 picks a free one (read it from ``Server/port`` after starting).
         public var port: Int = 8080
-        /// Worker threads polling with epoll (where available); 1 means a single internal thread.
+        /// Worker threads, each polling its share of the connections with poll(); 1 means a single internal thread.
         public var threadPoolSize: Int = 4
         /// The most connections served at once.
         public var connectionLimit: Int = 1024
@@ -13,10 +13,19 @@ extension Server {
         public var perIPConnectionLimit: Int = 0
         /// Seconds an idle connection is kept open; 0 means forever.
         public var connectionTimeout: Int = 30
+        /// Seconds a connection has to send a complete request head (request line and header fields), counted from
+        /// when it was accepted or, on a kept-alive connection, from its first data after the previous response;
+        /// past it the server closes the connection. 0 means no deadline. Defaults to ``connectionTimeout``.
+        public var requestHeadTimeout: Int {
+            get { explicitRequestHeadTimeout ?? connectionTimeout }
+            set { explicitRequestHeadTimeout = newValue }
+        }
         /// Bytes of memory per connection; bounds the request head (libmicrohttpd answers 431/414 past it).
         public var connectionMemoryLimit: Int = 64 * 1024
         /// The largest request body accepted, in bytes; larger ones are answered with 413.
         public var maxBodySize: Int = 1024 * 1024
+
+        private var explicitRequestHeadTimeout: Int?
 
         /// Creates the default configuration.
         public init() {}

@@ -24,7 +24,12 @@ public final class Server: @unchecked Sendable {
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: Configuration, responder: any Responder, logger: Logger) {
         self.configuration = configuration
-        self.context = ServerContext(responder: responder, logger: logger, maxBodySize: configuration.maxBodySize)
+        self.context = ServerContext(
+            responder: responder,
+            logger: logger,
+            maxBodySize: configuration.maxBodySize,
+            requestHeadTimeout: configuration.requestHeadTimeout
+        )
     }
 
     deinit {

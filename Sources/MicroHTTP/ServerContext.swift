@@ -13,10 +13,13 @@ final class ServerContext: Sendable {
     let draining = Atomic<Bool>(false)
     /// The streams of streamed responses being sent.
     let streams = StreamRegistry()
+    /// The request-head deadline of every open connection.
+    let deadlines: ConnectionDeadlines
     /// The latest message libmicrohttpd logged, to explain a failed start.
     let lastDaemonMessage = Mutex<String?>(nil)
 
-    init(responder: any Responder, logger: Logger, maxBodySize: Int) {
+    init(responder: any Responder, logger: Logger, maxBodySize: Int, requestHeadTimeout: Int) {
+        self.deadlines = ConnectionDeadlines(headTimeout: .seconds(max(requestHeadTimeout, 0)))
         self.responder = responder
         self.logger = logger
         self.maxBodySize = max(0, maxBodySize)

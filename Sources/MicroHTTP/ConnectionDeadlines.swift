@@ -1,0 +1,111 @@
+internal import CMicroHTTPD
+import Synchronization
+
+/// The request-head deadline of every open connection, so that a client trickling its head cannot hold a
+/// connection forever (libmicrohttpd's own timeout only measures idle time, and every byte resets it).
+///
+/// A connection must deliver a complete request head within `headTimeout` of being accepted. After a response it
+/// may idle (libmicrohttpd's idle timeout governs that); once it sends data again, the next head is due within
+/// `headTimeout` of that data. ``reap()`` shuts down the sockets of connections past their deadline; it never
+/// closes them, as libmicrohttpd owns them and closes them itself, and entries are removed under the same lock
+/// before that happens, so a reused descriptor is never touched.
+final class ConnectionDeadlines: Sendable {
+    private enum Phase {
+        /// Waiting for a request head that is due by `deadline`.
+        case awaitingHead(deadline: ContinuousClock.Instant)
+        /// The head arrived; the request and its response are under way.
+        case headReceived
+        /// The previous response finished at `since`; no data has arrived for the next request yet.
+        case idle(since: ContinuousClock.Instant)
+        /// The deadline passed and the socket was shut down; libmicrohttpd is closing the connection.
+        case closing
+    }
+
+    private struct Entry {
+        var descriptor: Int32
+        var phase: Phase
+    }
+
+    /// How far after a response's end data must arrive to count as the start of the next request, allowing for
+    /// the kernel's coarse clock.
+    private static let arrivalSlack: Duration = .milliseconds(50)
+
+    private let headTimeout: Duration
+    private let entries = Mutex<[Int: Entry]>([:])
+
+    /// Creates the registry; `headTimeout` of zero or less disables the deadline.
+    init(headTimeout: Duration) {
+        self.headTimeout = headTimeout
+    }
+
+    /// Whether a deadline applies at all.
+    var isEnabled: Bool {
+        headTimeout > .zero
+    }
+
+    /// Records a connection accepted now on socket `descriptor`.
+    func opened(_ connection: OpaquePointer, descriptor: Int32) {
+        guard isEnabled, descriptor >= 0 else {
+            return
+        }
+        let deadline = ContinuousClock.now.advanced(by: headTimeout)
+        entries.withLock { $0[Self.key(connection)] = Entry(descriptor: descriptor, phase: .awaitingHead(deadline: deadline)) }
+    }
+
+    /// Forgets a connection; called before libmicrohttpd closes its socket.
+    func closed(_ connection: OpaquePointer) {
+        _ = entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+    }
+
+    /// Notes that the connection's current request head is complete.
+    func headReceived(_ connection: OpaquePointer) {
+        entries.withLock { $0[Self.key(connection)]?.phase = .headReceived }
+    }
+
+    /// Notes that the connection's request is over; the connection may now idle before its next request.
+    func requestFinished(_ connection: OpaquePointer) {
+        let now = ContinuousClock.now
+        entries.withLock { $0[Self.key(connection)]?.phase = .idle(since: now) }
+    }
+
+    /// Shuts down the sockets of connections whose request head is overdue; returns how many.
+    @discardableResult
+    func reap() -> Int {
+        let now = ContinuousClock.now
+        return entries.withLock { entries in
+            var reaped = 0
+            for (key, entry) in entries {
+                switch entry.phase {
+                case .headReceived, .closing:
+                    continue
+                case .idle(let since):
+                    if let arrival = Self.lastArrival(on: entry.descriptor, now: now),
+                        arrival > since.advanced(by: Self.arrivalSlack)
+                    {
+                        entries[key]?.phase = .awaitingHead(deadline: arrival.advanced(by: headTimeout))
+                    }
+                case .awaitingHead(let deadline):
+                    if now >= deadline {
+                        _ = CMicroHTTPD_shutdown_socket(entry.descriptor)
+                        entries[key]?.phase = .closing
+                        reaped += 1
+                    }
+                }
+            }
+            return reaped
+        }
+    }
+
+    /// When the kernel last received data on the socket, or nil if it cannot tell.
+    private static func lastArrival(on descriptor: Int32, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let elapsed = CMicroHTTPD_ms_since_last_data(descriptor)
+        guard elapsed >= 0 else {
+            return nil
+        }
+        return now.advanced(by: .milliseconds(-elapsed))
+    }
+
+    private static func key(_ connection: OpaquePointer) -> Int {
+        Int(bitPattern: connection)
+    }
+}
