@@ -112,9 +112,17 @@ final class JournalFile {
     }
 
     /// Appends framed records and fsyncs: one write and one fsync.
+    ///
+    /// On failure the file is cut back to its last durable size, so records that were never acknowledged cannot
+    /// come back at the next replay (the store refuses writes from then on either way).
     func append(_ records: Data) throws {
-        try io.writeAll(fd, records, path: path)
-        try io.sync(fd, path: path)
+        do {
+            try io.writeAll(fd, records, path: path)
+            try io.sync(fd, path: path)
+        } catch {
+            _ = Glibc.ftruncate(fd, off_t(size))
+            throw error
+        }
         size += records.count
     }
 
