@@ -1,20 +1,47 @@
 #!/usr/bin/env bash
 # Starts the given tabconfig binary on a free port over a temporary data directory, runs schemathesis against it
-# with openapi.yaml, stops the server, and fails on any schemathesis failure or if the server did not exit 0.
+# with openapi.yaml and schemathesis.toml, stops the server, and fails on any schemathesis failure or if the
+# server did not exit 0.
+#   schemathesis.sh BINARY             conformance checks, 100 examples per operation
+#   schemathesis.sh BINARY --hostile   every check incl. the stateful phase, 500 examples, user JWTs required
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=${1:?usage: schemathesis.sh PATH-TO-tabconfig}
+binary=${1:?usage: schemathesis.sh PATH-TO-tabconfig [--hostile]}
+mode=${2:-}
 tools=.build-tools/venv/bin
 source scripts/server.sh
 data=$(mktemp -d)
 token="schemathesis-admin-token"
+secret="schemathesis-user-token-secret-0123456789"
 server_pid=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
   rm -rf "$data"
 }
 trap cleanup EXIT
-start_server "$binary" "$data" TABCONFIG_ADMIN_TOKEN=$token
+
+# An HS256 token for user "schemathesis", valid for an hour.
+TABCONFIG_TEST_USER_TOKEN=$(SECRET=$secret python3 - <<'PY'
+import base64, hashlib, hmac, json, os, time
+def b64(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+claims = b64(json.dumps({"sub": "schemathesis", "exp": int(time.time()) + 3600}).encode())
+signature = hmac.new(os.environ["SECRET"].encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
+print(f"{header}.{claims}.{b64(signature)}")
+PY
+)
+export TABCONFIG_TEST_USER_TOKEN
+export TABCONFIG_TEST_ADMIN_TOKEN=$token
+
+server_env=(TABCONFIG_ADMIN_TOKEN=$token)
+checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
+if [ "$mode" = --hostile ]; then
+  server_env+=(TABCONFIG_JWT_HS256_SECRET=$secret)
+  checks=all
+  examples=${SCHEMATHESIS_HOSTILE_EXAMPLES:-500}
+fi
+start_server "$binary" "$data" "${server_env[@]}"
 
 # The event stream stays open by design; schemathesis reads whole bodies, so that one operation is left to the
 # Swift tests (EventStreamTests). The generation health checks are off: the recursive config schema makes
@@ -24,9 +51,8 @@ status=0
 "$tools/schemathesis" run openapi.yaml \
   --exclude-path '/v1/clients/{client}/tabs/events' \
   --url "http://127.0.0.1:$port" \
-  --header "Authorization: Bearer $token" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-100}" \
+  --checks "$checks" \
+  --max-examples "$examples" \
   --seed "${SCHEMATHESIS_SEED:-20261122}" \
   --workers 2 \
   --suppress-health-check filter_too_much,too_slow \

@@ -1,8 +1,8 @@
 import TabBarStore
 
 extension APIError {
-    /// The answer to a store write that failed; `unavailableReason` is the store's own explanation.
-    init(_ error: StoreError, unavailableReason: String?) {
+    /// The answer to a store write that failed. The store's own reason names files, so it goes to the log only.
+    init(_ error: StoreError) {
         switch error {
         case .revisionMismatch:
             self = .revisionMismatch
@@ -15,7 +15,7 @@ extension APIError {
                 status: 413, type: ProblemType.payloadTooLarge, title: "Payload too large",
                 detail: "The customization is too large to store.")
         default:
-            self = .unavailable("The store does not accept writes: \(unavailableReason ?? "it is closed").")
+            self = .unavailable("The store does not accept writes.")
         }
     }
 }

@@ -39,6 +39,16 @@ extension APIError {
             headers: ["WWW-Authenticate": "Bearer realm=\"tabconfig-admin\""])
     }
 
+    static func userUnauthorized(_ detail: String) -> APIError {
+        APIError(
+            status: 401, type: ProblemType.unauthorized, title: "Unauthorized", detail: detail,
+            headers: ["WWW-Authenticate": "Bearer realm=\"tabconfig\", error=\"invalid_token\""])
+    }
+
+    static func forbidden(_ detail: String) -> APIError {
+        APIError(status: 403, type: ProblemType.forbidden, title: "Forbidden", detail: detail)
+    }
+
     static func unknownClient(_ client: String) -> APIError {
         APIError(
             status: 404, type: ProblemType.notFound, title: "Not found",
@@ -99,6 +109,7 @@ extension APIError {
 enum ProblemType {
     static let malformed = "urn:tabconfig:problem:malformed-request"
     static let unauthorized = "urn:tabconfig:problem:unauthorized"
+    static let forbidden = "urn:tabconfig:problem:forbidden"
     static let notFound = "urn:tabconfig:problem:not-found"
     static let notCustomizable = "urn:tabconfig:problem:customization-disabled"
     static let preconditionFailed = "urn:tabconfig:problem:precondition-failed"

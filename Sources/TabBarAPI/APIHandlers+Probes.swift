@@ -12,8 +12,8 @@ extension APIHandlers {
         if isShuttingDown {
             return .problem(.unavailable("The server is shutting down."))
         }
-        if let reason = store.unavailableReason {
-            return .problem(.unavailable("The store does not accept writes: \(reason)."))
+        if store.unavailableReason != nil {
+            return .problem(.unavailable("The store does not accept writes."))
         }
         return .json(ProbeBody(status: "ready"))
     }

@@ -7,7 +7,7 @@ extension APIHandlers {
     /// `GET …/users/{user}/tab-order`: the stored customization, or the empty default.
     func getTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try request.userID()
+        let user = try authorizedUser(request)
         _ = try requireLive(client)
         let entry = store.customization(client: client, user: user)
         let revision = entry?.revision ?? 0
@@ -22,7 +22,7 @@ extension APIHandlers {
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.
     func putTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try request.userID()
+        let user = try authorizedUser(request)
         let live = try requireLive(client)
         guard live.config.isUserCustomizable else { throw APIError.notCustomizable(client) }
         let body = try request.jsonBody()
@@ -63,7 +63,7 @@ extension APIHandlers {
     /// `DELETE …/users/{user}/tab-order`: back to the default order; idempotent.
     func deleteTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try request.userID()
+        let user = try authorizedUser(request)
         _ = try requireLive(client)
         _ = try store.deleteCustomization(client: client, user: user)
         return .noContent

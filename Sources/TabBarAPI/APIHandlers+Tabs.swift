@@ -19,7 +19,7 @@ extension APIHandlers {
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in.
     func userTabs(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try request.userID()
+        let user = try authorizedUser(request)
         let localeQuery = try request.localeQuery()
         let live = try requireLive(client)
         let locale = live.config.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"]).locale

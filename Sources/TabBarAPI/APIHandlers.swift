@@ -8,6 +8,7 @@ import TabBarStore
 final class APIHandlers: Sendable {
     let catalog: Catalog
     let adminToken: AdminToken
+    let userAuth: UserAuthenticator?
     let maxBodySize: Int
     let cacheMaxAge: Int
     let openAPIDocument: Data
@@ -15,11 +16,12 @@ final class APIHandlers: Sendable {
     private let shuttingDown = Mutex(false)
 
     init(
-        catalog: Catalog, adminToken: AdminToken, maxBodySize: Int, cacheMaxAge: Int, openAPIDocument: Data,
+        catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int, openAPIDocument: Data,
         logger: Logger
     ) {
         self.catalog = catalog
         self.adminToken = adminToken
+        self.userAuth = userAuth
         self.maxBodySize = maxBodySize
         self.cacheMaxAge = cacheMaxAge
         self.openAPIDocument = openAPIDocument
@@ -43,6 +45,30 @@ final class APIHandlers: Sendable {
         guard adminToken.authorizes(authorization) else {
             throw APIError.unauthorized("The bearer token is not the admin token.")
         }
+    }
+
+    /// The user a user endpoint acts for: the `{user}` path parameter, which must be the bearer token's subject
+    /// when user authentication is configured; `me` stands for the token's subject.
+    func authorizedUser(_ request: Request) throws -> String {
+        let path = request.pathParameters["user"] ?? ""
+        guard let userAuth else {
+            if path == "me" {
+                throw APIError.unauthorized("/users/me needs user authentication, which this server does not have configured.")
+            }
+            return try request.userID()
+        }
+        let subject: String
+        switch userAuth.subject(authorization: request.headers["Authorization"]) {
+        case .success(let verified): subject = verified
+        case .failure(let failure): throw APIError.userUnauthorized(failure.reason)
+        }
+        guard Identifiers.isValidUser(subject) else {
+            throw APIError.forbidden("The token's subject is not a valid user id.")
+        }
+        if path == "me" { return subject }
+        let user = try request.userID()
+        guard user == subject else { throw APIError.forbidden("The token does not belong to this user.") }
+        return user
     }
 
     /// The live config of `client`, or 404.

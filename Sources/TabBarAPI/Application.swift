@@ -18,6 +18,7 @@ public final class Application: Sendable {
         let configuration = try configuration.validated()
         self.configuration = configuration
         self.logger = logger
+        let userAuth = try Self.userAuthenticator(configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -39,7 +40,7 @@ public final class Application: Sendable {
         let token = try AdminToken.load(
             configured: configuration.adminToken, dataDirectory: dataDirectory, logger: logger)
         handlers = APIHandlers(
-            catalog: catalog, adminToken: token, maxBodySize: configuration.maxBodySize,
+            catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
@@ -52,6 +53,25 @@ public final class Application: Sendable {
         serverConfiguration.maxBodySize = configuration.maxBodySize
         server = Server(
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger)
+    }
+
+    /// The user-token verifier, or nil for open user endpoints, which are allowed on loopback addresses only
+    /// unless `allowAnonymousUsers` says otherwise.
+    private static func userAuthenticator(
+        _ configuration: ApplicationConfiguration, logger: Logger
+    ) throws -> UserAuthenticator? {
+        if configuration.userAuth.isEnabled {
+            return try UserAuthenticator(configuration: configuration.userAuth)
+        }
+        guard configuration.isLoopbackHost || configuration.allowAnonymousUsers else {
+            throw ConfigurationError(
+                description: "refusing to serve user endpoints without authentication on \(configuration.host): "
+                    + "configure TABCONFIG_JWT_HS256_SECRET or TABCONFIG_JWT_JWKS_FILE, or pass --allow-anonymous-users")
+        }
+        logger.warning(
+            "user endpoints accept requests without authentication: anyone who can reach \(configuration.host) can read and change any user's tab order",
+            metadata: ["host": "\(configuration.host)"])
+        return nil
     }
 
     /// Starts serving and logs the bound address.

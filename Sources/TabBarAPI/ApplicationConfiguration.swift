@@ -32,6 +32,10 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var maxEventSubscribers = 1000
     /// Seconds between heartbeat comments on event streams.
     public var eventHeartbeat = 15
+    /// How user bearer tokens are verified; not configured means user endpoints are open (loopback only).
+    public var userAuth = UserAuthConfiguration()
+    /// Serve user endpoints without authentication on a non-loopback address.
+    public var allowAnonymousUsers = false
     /// Publish the sample config for `ios-phone` when the data directory holds no client.
     public var seedSample = true
 
@@ -49,6 +53,14 @@ extension ApplicationConfiguration {
             }
             return value
         }
+        func bool(_ name: String) throws -> Bool? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            switch text.lowercased() {
+            case "1", "true", "yes": return true
+            case "0", "false", "no": return false
+            default: throw ConfigurationError(description: "\(name) must be true or false, got '\(text)'")
+            }
+        }
         if let host = environment["TABCONFIG_HOST"], !host.isEmpty { self.host = host }
         if let port = try int("TABCONFIG_PORT") { self.port = port }
         if let dir = environment["TABCONFIG_DATA_DIR"], !dir.isEmpty { dataDirectory = URL(fileURLWithPath: dir) }
@@ -64,13 +76,9 @@ extension ApplicationConfiguration {
         if let value = try int("TABCONFIG_KEEP_VERSIONS") { keepVersions = value }
         if let value = try int("TABCONFIG_MAX_EVENT_SUBSCRIBERS") { maxEventSubscribers = value }
         if let value = try int("TABCONFIG_EVENT_HEARTBEAT") { eventHeartbeat = value }
-        if let seed = environment["TABCONFIG_SEED_SAMPLE"], !seed.isEmpty {
-            switch seed.lowercased() {
-            case "1", "true", "yes": seedSample = true
-            case "0", "false", "no": seedSample = false
-            default: throw ConfigurationError(description: "TABCONFIG_SEED_SAMPLE must be true or false, got '\(seed)'")
-            }
-        }
+        if let seed = try bool("TABCONFIG_SEED_SAMPLE") { seedSample = seed }
+        if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
+        userAuth = try UserAuthConfiguration(environment: environment)
     }
 
     /// Checks ranges that would make the server unusable.
@@ -86,6 +94,11 @@ extension ApplicationConfiguration {
         guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }
         guard (1...256).contains(threads) else { throw ConfigurationError(description: "threads must be 1…256, got \(threads)") }
         return self
+    }
+
+    /// Whether `host` only accepts connections from this machine (127.0.0.0/8 or ::1).
+    public var isLoopbackHost: Bool {
+        host == "::1" || host.split(separator: ".").first == "127"
     }
 }
 

@@ -42,7 +42,11 @@ final class TabConfigResponder: Responder {
         } catch let error as APIError {
             return .problem(error)
         } catch let error as StoreError {
-            return .problem(APIError(error, unavailableReason: handlers.store.unavailableReason))
+            if error.isUnavailable {
+                handlers.logger.error(
+                    "store refuses writes", metadata: ["reason": "\(handlers.store.unavailableReason ?? "closed")"])
+            }
+            return .problem(APIError(error))
         } catch {
             handlers.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.path)"])
             if handlers.store.unavailableReason != nil {

@@ -29,6 +29,8 @@ struct Serve: ParsableCommand {
     var cacheMaxAge: Int?
     @Option(name: .customLong("keep-versions"), help: "Config versions kept per client (TABCONFIG_KEEP_VERSIONS, default 100).")
     var keepVersions: Int?
+    @Flag(name: .customLong("allow-anonymous-users"), help: "Serve user endpoints without authentication on a non-loopback address (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
+    var allowAnonymousUsers = false
     @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
     var noSample = false
 
@@ -47,6 +49,7 @@ struct Serve: ParsableCommand {
         if let threads { configuration.threads = threads }
         if let cacheMaxAge { configuration.cacheMaxAge = cacheMaxAge }
         if let keepVersions { configuration.keepVersions = keepVersions }
+        if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }
         let application: Application
         do {
