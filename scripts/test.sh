@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
-# against the live server, then the Swift tests (unit, store crash tests, end-to-end over HTTP).
+# against the live server (conformance, then every check with user auth on), kills the server 200 times under
+# concurrent writers (Benchmarks/crash-loop.py), then the Swift tests (unit, store crash tests, end-to-end over
+# HTTP, fault injection, shutdown under load, slow clients).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test-tools
@@ -15,8 +17,15 @@ echo "== openapi-spec-validator openapi.yaml"
 echo "== hadolint Dockerfile"
 "$tools/hadolint" Dockerfile && echo "hadolint: no findings"
 
-echo "== schemathesis against the live server"
-bash scripts/schemathesis.sh "$(swift build --show-bin-path)/tabconfig"
+binary="$(swift build --show-bin-path)/tabconfig"
+echo "== schemathesis against the live server: conformance"
+bash scripts/schemathesis.sh "$binary"
+
+echo "== schemathesis against the live server: every check, stateful, user JWTs required"
+bash scripts/schemathesis.sh "$binary" --hostile
+
+echo "== crash loop: SIGKILL under concurrent writers"
+python3 Benchmarks/crash-loop.py --binary "$binary" --cycles "${CRASH_LOOP_CYCLES:-200}"
 
 echo "== swift test"
 swift test
