@@ -74,8 +74,12 @@ extension Request {
 
     /// The `{version}` path parameter: a positive integer.
     func versionNumber() throws -> Int {
-        guard let text = pathParameters["version"], let number = Int(text), number >= 1, text.first != "+" else {
+        let text = pathParameters["version"] ?? ""
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             throw APIError.invalidParameter("version", "a version is a positive integer")
+        }
+        guard let number = Int(text), number >= 1 else {
+            throw APIError.notFound("There is no version \(text).")
         }
         return number
     }
