@@ -36,10 +36,13 @@ export TABCONFIG_TEST_ADMIN_TOKEN=$token
 server_env=(TABCONFIG_ADMIN_TOKEN=$token)
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
+workers=2
 if [ "$mode" = --hostile ]; then
   server_env+=(TABCONFIG_JWT_HS256_SECRET=$secret)
   checks=all
   examples=${SCHEMATHESIS_HOSTILE_EXAMPLES:-500}
+  # One worker: the stateful phase changes the server's data, and with one worker the same seed replays the same run.
+  workers=1
 fi
 start_server "$binary" "$data" "${server_env[@]}"
 
@@ -54,7 +57,7 @@ status=0
   --checks "$checks" \
   --max-examples "$examples" \
   --seed "${SCHEMATHESIS_SEED:-20261122}" \
-  --workers 2 \
+  --workers "$workers" \
   --suppress-health-check filter_too_much,too_slow \
   --no-color || status=$?
 
