@@ -143,11 +143,8 @@ struct FileStoreTests {
     func failsClosed() throws {
         let directory = try TemporaryDirectory("fail-closed")
         defer { directory.remove() }
-        let faults = FaultInjector()
-        var options = FileStore.Options()
-        options.faultInjector = faults
         let capture = LogCapture()
-        let store = try FileStore(directory: directory.child("data"), options: options, logger: capture.logger)
+        let (store, faults) = try FileStore.withFaults(in: directory, logger: capture.logger)
         defer { store.close() }
         let value = StoredCustomization(order: ["a"], hidden: [])
         let saved = try store.saveCustomization(client: "ios", user: "u", value, expectedRevision: nil)
@@ -180,10 +177,7 @@ struct FileStoreTests {
     func publishFailsClosed() throws {
         let directory = try TemporaryDirectory("fail-publish")
         defer { directory.remove() }
-        let faults = FaultInjector()
-        var options = FileStore.Options()
-        options.faultInjector = faults
-        let store = try FileStore(directory: directory.child("data"), options: options, logger: .silent)
+        let (store, faults) = try FileStore.withFaults(in: directory)
         defer { store.close() }
         faults.failSyncs = true
         #expect(throws: StoreError.unavailable) {

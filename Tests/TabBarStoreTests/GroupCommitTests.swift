@@ -157,10 +157,7 @@ struct GroupCommitTests {
     func expectedRevisionAgainstPendingWrite() throws {
         let directory = try TemporaryDirectory("group-pending")
         defer { directory.remove() }
-        let faults = FaultInjector()
-        var options = FileStore.Options()
-        options.faultInjector = faults
-        let store = try FileStore(directory: directory.child("data"), options: options, logger: .silent)
+        let (store, faults) = try FileStore.withFaults(in: directory)
         defer { store.close() }
         for revision in 0..<UInt64(5) {
             _ = try store.saveCustomization(
