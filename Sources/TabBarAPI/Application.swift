@@ -27,6 +27,7 @@ public final class Application: Sendable {
         }
         var storeOptions = FileStore.Options()
         storeOptions.keepVersions = configuration.keepVersions
+        storeOptions.groupCommit = configuration.groupCommit
         let store = try FileStore(directory: dataDirectory, options: storeOptions, logger: logger)
         self.store = store
         let events = EventHub(

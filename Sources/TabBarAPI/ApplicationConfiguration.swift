@@ -36,6 +36,8 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var userAuth = UserAuthConfiguration()
     /// Serve user endpoints without authentication on a non-loopback address.
     public var allowAnonymousUsers = false
+    /// Whether concurrent tab-order writes share one fsync; false gives every write its own (a benchmark baseline).
+    public var groupCommit = true
     /// Publish the sample config for `ios-phone` when the data directory holds no client.
     public var seedSample = true
 
@@ -78,6 +80,7 @@ extension ApplicationConfiguration {
         if let value = try int("TABCONFIG_EVENT_HEARTBEAT") { eventHeartbeat = value }
         if let seed = try bool("TABCONFIG_SEED_SAMPLE") { seedSample = seed }
         if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
+        if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
         userAuth = try UserAuthConfiguration(environment: environment)
     }
 

@@ -25,6 +25,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private let io: FileIO
     private let logger: Logger
     private let compactionThreshold: Int
+    private let groupCommit: Bool
     private let encoder = JSONEncoder()
     private let condition = NSCondition()
 
@@ -42,12 +43,13 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private var syncs = 0
 
     /// Opens the snapshot and journal in `directory` and replays them.
-    init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int) throws {
+    init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int, groupCommit: Bool = true) throws {
         journalPath = (directory as NSString).appendingPathComponent("customizations.journal")
         snapshotPath = (directory as NSString).appendingPathComponent("customizations.snapshot")
         self.io = io
         self.logger = logger
         self.compactionThreshold = compactionThreshold
+        self.groupCommit = groupCommit
         let snapshot = try SnapshotFile.read(snapshotPath, io: io)
         var table = snapshot?.table ?? CustomizationTable()
         let snapshotSequence = snapshot?.lastSequence ?? 0
@@ -239,11 +241,12 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         }
     }
 
-    /// Writes and fsyncs every pending record as one batch, then applies them. Requires the flushing role.
+    /// Writes and fsyncs every pending record as one batch (only the oldest one without group commit), then applies
+    /// them. Requires the flushing role.
     private func flushBatch(compactAfterwards: Bool) {
         guard !pending.isEmpty, failure == nil else { return }
-        let batch = pending
-        pending.removeAll()
+        let batch = groupCommit ? pending : [pending[0]]
+        pending.removeFirst(batch.count)
         var bytes = Data()
         bytes.reserveCapacity(batch.reduce(0) { $0 + $1.frame.count })
         for item in batch { bytes.append(item.frame) }

@@ -6,6 +6,9 @@ extension FileStore {
         /// How many versions of each client are kept (at least 1); older ones are pruned after each publish and at
         /// open. The live version is always kept.
         public var keepVersions: Int = 100
+        /// Whether concurrent customization writes share one journal write and fsync (group commit). When false,
+        /// every write gets its own fsync: the baseline the benchmarks compare group commit against.
+        public var groupCommit = true
         /// Test hook that makes file-system calls fail on demand.
         var faultInjector: FaultInjector?
 

@@ -55,7 +55,8 @@ public final class FileStore: TabBarStore {
             )
             do {
                 log = try CustomizationLog(
-                    directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold
+                    directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold,
+                    groupCommit: options.groupCommit
                 )
             } catch let error as StoreOpenError {
                 throw error

@@ -87,6 +87,39 @@ struct GroupCommitTests {
         #expect(shared.revision == UInt64(Self.threads * Self.savesPerThread / 10))
     }
 
+    @Test("without group commit every write gets its own fsync, and all are durable")
+    func oneSyncPerWrite() throws {
+        let directory = try TemporaryDirectory("no-group-commit")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        var options = FileStore.Options()
+        options.groupCommit = false
+        let store = try FileStore(directory: data, options: options, logger: .silent)
+        let failures = Mutex<[String]>([])
+        Self.concurrently(8) { thread in
+            for save in 0..<10 {
+                do {
+                    _ = try store.saveCustomization(
+                        client: "c1", user: "u\(thread)", Self.value(thread: thread, save: save), expectedRevision: nil
+                    )
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(store.syncCount == 80)
+        store.close()
+        let reopened = try FileStore(directory: data, logger: .silent)
+        defer { reopened.close() }
+        for thread in 0..<8 {
+            #expect(
+                reopened.customization(client: "c1", user: "u\(thread)")
+                    == CustomizationEntry(revision: 10, value: Self.value(thread: thread, save: 9))
+            )
+        }
+    }
+
     @Test("concurrent conditional saves of one key: exactly one wins each revision")
     func conditionalRace() throws {
         let directory = try TemporaryDirectory("group-race")
