@@ -3,10 +3,13 @@ import Logging
 
 /// The customizations: the in-memory table, the journal behind it, group commit and compaction.
 ///
-/// Writers enqueue an encoded record under the lock. A writer that finds no flush running becomes the leader: it
-/// takes the whole pending batch, releases the lock, writes and fsyncs it once, re-locks, applies the batch to the
-/// table, and wakes everyone; followers wait until their record is durable. Readers only ever see durable state.
+/// Writers enqueue an encoded record under the lock and either wait for it to become durable or leave a completion
+/// to be called then. One flusher thread takes the whole pending batch, releases the lock, writes and fsyncs it once,
+/// re-locks, applies the batch to the table, wakes the waiters and calls the completions (outside the lock). No writer
+/// thread is held while its record waits. Readers only ever see durable state.
 final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guarded by `condition`; see `journal`.
+    /// Called once with the outcome of an asynchronous write: success once durable, or the error that refused it.
+    typealias Completion = @Sendable (Result<Void, any Error>) -> Void
 
     /// Latest assigned state of a key whose newest record is not durable yet.
     private struct Head {
@@ -18,6 +21,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private struct Pending {
         var record: JournalRecord
         var frame: Data
+        var completion: Completion?
     }
 
     let journalPath: String
@@ -41,6 +45,8 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private var failure: String?
     private var closed = false
     private var syncs = 0
+    /// Completions whose outcome is known, to be called by whoever next releases the lock through `unlockAndNotify`.
+    private var finished: [() -> Void] = []
 
     /// Opens the snapshot and journal in `directory` and replays them.
     init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int, groupCommit: Bool = true) throws {
@@ -60,6 +66,9 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         journal = opened.journal
         durableSequence = max(snapshotSequence, opened.lastSequence)
         nextSequence = durableSequence + 1
+        let flusher = Thread { [self] in runFlusher() }
+        flusher.name = "TabBarStore.flusher"
+        flusher.start()
     }
 
     // MARK: Reads
@@ -122,6 +131,32 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         return CustomizationEntry(revision: revision, value: value)
     }
 
+    /// Saves a customization without waiting: `completion` gets the entry once it is durable, or the error (also
+    /// `StoreError.revisionMismatch`, at once). It runs on the flusher thread or, for an immediate refusal, on the
+    /// caller's; it must not block.
+    func save(
+        _ key: CustomizationKey, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    ) {
+        condition.lock()
+        do {
+            try checkWritable()
+            let head = currentHead(key)
+            if let expectedRevision, expectedRevision != (head.exists ? head.revision : 0) {
+                throw StoreError.revisionMismatch
+            }
+            let revision = head.revision + 1
+            let sequence = try enqueue(.put(key, revision: revision, value: value)) { result in
+                completion(result.map { CustomizationEntry(revision: revision, value: value) })
+            }
+            pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
+            condition.unlock()
+        } catch {
+            condition.unlock()
+            completion(.failure(error))
+        }
+    }
+
     /// Resets a customization; returns whether one existed.
     func delete(_ key: CustomizationKey) throws -> Bool {
         condition.lock()
@@ -155,7 +190,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     /// Compacts now: flushes what is pending, writes a snapshot, starts a new journal.
     func compact() throws {
         condition.lock()
-        defer { condition.unlock() }
+        defer { unlockAndNotify() }
         while flushing { condition.wait() }
         try checkWritable()
         flushing = true
@@ -170,15 +205,18 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
 
     /// Makes the store refuse writes from now on.
     func fail(_ reason: String) {
-        condition.withLock { enterFailure(reason) }
+        condition.lock()
+        enterFailure(reason)
+        unlockAndNotify()
     }
 
     /// Flushes pending writes and closes the journal; later writes throw `StoreError.unavailable`.
     func close() {
         condition.lock()
-        defer { condition.unlock() }
+        defer { unlockAndNotify() }
         guard !closed else { return }
         closed = true
+        condition.broadcast()
         while flushing || !pending.isEmpty {
             if flushing {
                 condition.wait()
@@ -209,8 +247,8 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         return (item.revision, item.slot != .reset, nil)
     }
 
-    /// Encodes and queues a record with the next sequence number; returns that number.
-    private func enqueue(_ change: JournalRecord.Change) throws -> UInt64 {
+    /// Encodes and queues a record with the next sequence number, waking the flusher; returns that number.
+    private func enqueue(_ change: JournalRecord.Change, completion: Completion? = nil) throws -> UInt64 {
         let record = JournalRecord(sequence: nextSequence, change: change)
         let payload: Data
         do {
@@ -221,24 +259,45 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         guard payload.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
         var frame = Data()
         RecordFraming.append(payload, to: &frame)
-        pending.append(Pending(record: record, frame: frame))
+        pending.append(Pending(record: record, frame: frame, completion: completion))
         nextSequence += 1
+        condition.broadcast()
         return record.sequence!
     }
 
-    /// Waits until the record with `sequence` is durable, leading flushes while none is running.
+    /// Waits until the record with `sequence` is durable (the flusher writes it).
     private func awaitDurable(_ sequence: UInt64) throws {
         while durableSequence < sequence {
             if failure != nil { throw StoreError.unavailable }
-            if flushing {
-                condition.wait()
-            } else {
-                flushing = true
-                flushBatch(compactAfterwards: true)
-                flushing = false
-                condition.broadcast()
-            }
+            condition.wait()
         }
+    }
+
+    /// Releases the lock, then calls the completions whose outcome became known while it was held.
+    private func unlockAndNotify() {
+        let ready = finished
+        finished.removeAll()
+        condition.unlock()
+        for notify in ready { notify() }
+    }
+
+    /// The flusher thread: writes each pending batch while nobody else holds the flushing role, until closed.
+    private func runFlusher() {
+        condition.lock()
+        while true {
+            if flushing || pending.isEmpty || failure != nil {
+                if closed && !flushing { break }
+                condition.wait()
+                continue
+            }
+            flushing = true
+            flushBatch(compactAfterwards: true)
+            flushing = false
+            condition.broadcast()
+            unlockAndNotify()
+            condition.lock()
+        }
+        condition.unlock()
     }
 
     /// Writes and fsyncs every pending record as one batch (only the oldest one without group commit), then applies
@@ -260,11 +319,16 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         }
         condition.lock()
         if let writeError {
+            let failed = batch.compactMap(\.completion)
+            finished += failed.map { completion in { completion(.failure(StoreError.unavailable)) } }
             enterFailure("writing the customizations journal failed: \(writeError)")
             return
         }
         syncs += 1
         for item in batch {
+            if let completion = item.completion {
+                finished.append { completion(.success(())) }
+            }
             let sequence = item.record.sequence!
             table.apply(item.record.change)
             switch item.record.change {
@@ -317,6 +381,11 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         guard failure == nil else { return }
         failure = reason
         logger.error("the store stops accepting writes", metadata: ["reason": "\(reason)"])
+        for item in pending {
+            if let completion = item.completion {
+                finished.append { completion(.failure(StoreError.unavailable)) }
+            }
+        }
         pending.removeAll()
         pendingHeads.removeAll()
         pendingClientDeletes.removeAll()

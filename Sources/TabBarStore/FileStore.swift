@@ -103,6 +103,17 @@ public final class FileStore: TabBarStore {
         try log.save(CustomizationKey(client: client, user: user), value, expectedRevision: expectedRevision)
     }
 
+    /// Saves without holding the caller: `completion` runs on the store's flusher thread once the write is durable
+    /// (or at once on the caller's thread for a refusal), so many writes can wait for one group commit.
+    public func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    ) {
+        log.save(
+            CustomizationKey(client: client, user: user), value, expectedRevision: expectedRevision,
+            completion: completion)
+    }
+
     public func deleteCustomization(client: String, user: String) throws -> Bool {
         try log.delete(CustomizationKey(client: client, user: user))
     }

@@ -42,6 +42,13 @@ public protocol TabBarStore: AnyObject, Sendable {
     func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
     ) throws -> CustomizationEntry
+    /// `saveCustomization` that reports through `completion` instead of returning, so that the caller's thread is
+    /// not held while the write waits for durability. `completion` is called exactly once, from any thread, and must
+    /// not block.
+    func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    )
     /// Removes the customization (taking the next revision, which the key keeps counting from); returns whether
     /// one existed. Durable before returning.
     func deleteCustomization(client: String, user: String) throws -> Bool
