@@ -93,6 +93,7 @@ final class Daemon {
         reaper?.cancel()
         reaper = nil
         context.streams.finishAll()
+        context.deferrals.completeAll(with: Response(status: 503, headers: ["Connection": "close", "Retry-After": "1"]))
         quiesce()
         MHD_stop_daemon(handle)
         self.handle = nil

@@ -35,6 +35,11 @@ enum DaemonCallbacks {
             return receive(uploadData, count: size, into: state, context: context)
         }
         if state.responded {
+            if let deferred = state.deferred, let response = deferred.take() {
+                context.deferrals.remove(deferred)
+                state.deferred = nil
+                return queue(response, for: state, on: connection, context: context)
+            }
             return .YES
         }
         state.responded = true
@@ -58,6 +63,9 @@ enum DaemonCallbacks {
         if let stream = state.stream {
             context.streams.remove(stream)
             stream.detach()
+        }
+        if let deferred = state.deferred {
+            context.deferrals.remove(deferred)
         }
         context.inFlight.subtract(1, ordering: .relaxed)
         if termination != .REQUEST_TERMINATED_COMPLETED_OK {
@@ -151,6 +159,9 @@ enum DaemonCallbacks {
         on connection: OpaquePointer,
         context: ServerContext
     ) -> MHD_Result {
+        if let deferred = response.deferred {
+            return suspend(until: deferred, for: state, on: connection, context: context)
+        }
         var status = response.status
         if !(200...599).contains(status) {
             context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
@@ -172,6 +183,23 @@ enum DaemonCallbacks {
         }
         response.stream?.finish()
         return queueBuffer(hasBody ? response.body : Data(), status: status, headers: response.headers, on: connection, context: context)
+    }
+
+    /// Suspends the connection until `deferred` is completed; the access handler, called again on resume, sends it.
+    private static func suspend(
+        until deferred: DeferredResponse,
+        for state: RequestState,
+        on connection: OpaquePointer,
+        context: ServerContext
+    ) -> MHD_Result {
+        guard context.deferrals.add(deferred) else {
+            return queueBuffer(Data(), status: 503, headers: ["Connection": "close"], on: connection, context: context)
+        }
+        state.deferred = deferred
+        MHD_suspend_connection(connection)
+        let handle = StreamConnection.Handle(pointer: connection)
+        deferred.attach { MHD_resume_connection(handle.pointer) }
+        return .YES
     }
 
     /// Queues a response whose whole body is `body`.

@@ -12,6 +12,8 @@ final class RequestState {
     var responded = false
     /// The stream of the streamed response being sent, closed when the request completes.
     var stream: ResponseStream?
+    /// The deferred response the suspended connection waits for.
+    var deferred: DeferredResponse?
 
     init(request: Request) {
         self.request = request

@@ -10,6 +10,8 @@ public struct Response: Sendable {
     public var body: Data
     /// The stream of a streamed response, else nil.
     public internal(set) var stream: ResponseStream?
+    /// The pending answer of a deferred response, else nil.
+    public internal(set) var deferred: DeferredResponse?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
@@ -17,5 +19,6 @@ public struct Response: Sendable {
         self.headers = headers
         self.body = body
         self.stream = nil
+        self.deferred = nil
     }
 }

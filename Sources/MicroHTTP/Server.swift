@@ -72,11 +72,15 @@ public final class Server: @unchecked Sendable {
         context.streams.count
     }
 
+    /// The answer of deferred responses still pending when the grace period is over.
+    private static let stopping = Response(status: 503, headers: ["Connection": "close", "Retry-After": "1"])
+
     /// Graceful stop: finish every open stream, stop accepting (quiesce), let in-flight requests finish up to
     /// `gracePeriod`, then stop the daemon. Idempotent.
     ///
     /// Open streams close (their `onClose` handlers run) and end once their queued bytes are sent; a stream returned
-    /// while shutting down is closed at once. Responses sent while draining carry `Connection: close`.
+    /// while shutting down is closed at once. Responses sent while draining carry `Connection: close`. Deferred
+    /// responses still pending when the grace period is over are answered 503.
     /// Blocks until the daemon has stopped; do not call it from a ``Responder`` (it would wait for its own request).
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
         lifecycle.withLock { state in
@@ -94,6 +98,13 @@ public final class Server: @unchecked Sendable {
             let deadline = clock.now.advanced(by: gracePeriod)
             while context.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
                 usleep(2_000)
+            }
+            if context.inFlight.load(ordering: .relaxed) > 0 {
+                context.deferrals.completeAll(with: Self.stopping)
+                let answered = clock.now.advanced(by: .seconds(1))
+                while context.inFlight.load(ordering: .relaxed) > 0, clock.now < answered {
+                    usleep(2_000)
+                }
             }
             let unfinished = context.inFlight.load(ordering: .relaxed)
             if unfinished > 0 {

@@ -13,6 +13,8 @@ final class ServerContext: Sendable {
     let draining = Atomic<Bool>(false)
     /// The streams of streamed responses being sent.
     let streams = StreamRegistry()
+    /// The deferred responses suspended connections wait for.
+    let deferrals = DeferredRegistry()
     /// The request-head deadline of every open connection.
     let deadlines: ConnectionDeadlines
     /// The latest message libmicrohttpd logged, to explain a failed start.

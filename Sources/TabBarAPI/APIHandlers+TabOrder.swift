@@ -20,6 +20,7 @@ extension APIHandlers {
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.
+    /// The answer is deferred until the write is durable, so no worker thread waits for the group commit.
     func putTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
         let user = try authorizedUser(request)
@@ -48,16 +49,24 @@ extension APIHandlers {
             }
             expectedRevision = current
         }
-        let entry = try store.saveCustomization(
-            client: client, user: user,
-            StoredCustomization(order: checked.customization.order, hidden: checked.customization.hidden),
-            expectedRevision: expectedRevision)
-        var response = Response.json(
-            SavedTabOrderBody(
-                order: checked.customization.order, hidden: checked.customization.hidden,
-                revision: entry.revision, ignored: checked.ignored))
-        response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision))
-        return response
+        let saved = StoredCustomization(order: checked.customization.order, hidden: checked.customization.hidden)
+        let ignored = checked.ignored
+        let deferred = DeferredResponse()
+        store.saveCustomization(client: client, user: user, saved, expectedRevision: expectedRevision) { result in
+            deferred.complete { [self] in
+                switch result {
+                case .success(let entry):
+                    var response = Response.json(
+                        SavedTabOrderBody(
+                            order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored))
+                    response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision))
+                    return response
+                case .failure(let error):
+                    return response(for: error, request: request)
+                }
+            }
+        }
+        return Response(deferred: deferred)
     }
 
     /// `DELETE …/users/{user}/tab-order`: back to the default order; idempotent.

@@ -39,20 +39,8 @@ final class TabConfigResponder: Responder {
     private static func run(_ handler: Handler, _ handlers: APIHandlers, _ request: Request) -> Response {
         do {
             return try handler(handlers, request)
-        } catch let error as APIError {
-            return .problem(error)
-        } catch let error as StoreError {
-            if error.isUnavailable {
-                handlers.logger.error(
-                    "store refuses writes", metadata: ["reason": "\(handlers.store.unavailableReason ?? "closed")"])
-            }
-            return .problem(APIError(error))
         } catch {
-            handlers.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.path)"])
-            if handlers.store.unavailableReason != nil {
-                return .problem(.unavailable("The store does not accept writes."))
-            }
-            return .problem(.internalError)
+            return handlers.response(for: error, request: request)
         }
     }
 
