@@ -16,7 +16,8 @@ extension APIHandlers {
         return validators.decorate(.json(encoded: catalog.encodedDefault(live, locale: locale)))
     }
 
-    /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in.
+    /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in, put
+    /// together from the version's pre-encoded tabs.
     func userTabs(_ request: Request) throws -> Response {
         let client = try request.clientID()
         let user = try authorizedUser(request)
@@ -28,8 +29,7 @@ extension APIHandlers {
             etag: EntityTag.userTabs(version: live.stored.version, locale: locale, revision: entry?.revision ?? 0),
             cacheControl: "private, max-age=\(cacheMaxAge)", variesByLanguage: localeQuery == nil)
         if let notModified = validators.notModified(request) { return notModified }
-        let bar = live.config.resolve(
-            client: client, version: live.stored.version, locale: locale, saved: SavedCustomization(entry))
-        return validators.decorate(.json(bar))
+        let body = catalog.encodedTabBar(live, locale: locale).userBody(SavedCustomization(entry))
+        return validators.decorate(.json(encoded: body))
     }
 }

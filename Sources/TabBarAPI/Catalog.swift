@@ -11,7 +11,7 @@ import TabBarStore
 final class Catalog: Sendable {
     private struct State {
         var live: [String: LiveConfig] = [:]
-        var encodedDefaults: [String: Data] = [:]
+        var encoded: [String: EncodedTabBar] = [:]
     }
 
     let store: any TabBarStore
@@ -50,16 +50,19 @@ final class Catalog: Sendable {
 
     /// The encoded default tab bar of `live` in `locale`, built on first use and then reused.
     func encodedDefault(_ live: LiveConfig, locale: String) -> Data {
+        encodedTabBar(live, locale: locale).defaultBody
+    }
+
+    /// The encoded pieces of `live`'s tab bar in `locale`, built on first use and then reused.
+    func encodedTabBar(_ live: LiveConfig, locale: String) -> EncodedTabBar {
         let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
-        if let cached = state.withLock({ $0.encodedDefaults[key] }) {
+        if let cached = state.withLock({ $0.encoded[key] }) {
             return cached
         }
-        let resolved = live.config.resolve(
-            client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
-        let encoded = JSONCoding.encode(resolved)
+        let encoded = EncodedTabBar(live: live, locale: locale)
         state.withLock { state in
             guard state.live[live.stored.client]?.stored.version == live.stored.version else { return }
-            state.encodedDefaults[key] = encoded
+            state.encoded[key] = encoded
         }
         return encoded
     }
@@ -75,7 +78,7 @@ final class Catalog: Sendable {
             let live = LiveConfig(stored: stored, config: config)
             state.withLock { state in
                 state.live[client] = live
-                state.encodedDefaults = state.encodedDefaults.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
             }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
             events.published(client: client, version: stored.version)
@@ -89,7 +92,7 @@ final class Catalog: Sendable {
             let existed = try store.deleteClient(client)
             state.withLock { state in
                 state.live[client] = nil
-                state.encodedDefaults = state.encodedDefaults.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
             }
             if existed {
                 logger.info("deleted client", metadata: ["client": "\(client)"])

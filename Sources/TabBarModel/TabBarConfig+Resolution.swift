@@ -4,34 +4,11 @@ extension TabBarConfig {
     /// variant, merged when `.saved` (source "user") and in default order for `.none` / `.undecodable`
     /// (source "default").
     public func resolve(client: String, version: Int, locale: String, saved: SavedCustomization?) -> ResolvedTabBar {
-        let shown = shownTabs
-        var orderedTabs = shown
-        var summary: CustomizationSummary?
-        switch saved {
-        case nil:
-            summary = nil
-        case .some(.none):
-            summary = CustomizationSummary(source: "default", revision: 0)
-        case .some(.undecodable(let revision)):
-            summary = CustomizationSummary(source: "default", revision: revision)
-        case .some(.saved(let customization, let revision)):
-            let merge = CustomizationMerge(tabs: tabs, customization: customization)
-            let byID = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            orderedTabs = merge.order.compactMap { byID[$0] }
-            summary = CustomizationSummary(
-                source: "user",
-                revision: revision,
-                hidden: merge.hidden,
-                added: merge.added,
-                dropped: merge.dropped,
-                replaced: merge.replaced
-            )
-        }
+        let (orderedTabs, summary) = merged(saved)
         let maxVisible = effectiveMaxVisibleTabs
-        let overflow = orderedTabs.count > maxVisible
         let resolvedTabs = orderedTabs.enumerated().map { index, tab in
             var resolved = Self.resolvedTab(tab, locale: locale, topLevel: true)
-            resolved.placement = !overflow || index < maxVisible - 1 ? .bar : .more
+            resolved.placement = isInBar(index: index, count: orderedTabs.count) ? .bar : .more
             return resolved
         }
         return ResolvedTabBar(
@@ -44,6 +21,42 @@ extension TabBarConfig {
             tabs: resolvedTabs,
             customization: summary
         )
+    }
+
+    /// The ids of the top-level tabs in display order for `saved` (default order for `nil`, `.none` and
+    /// `.undecodable`) and the summary `resolve` reports for it: the merge alone, without localizing anything.
+    public func userOrder(_ saved: SavedCustomization?) -> (ids: [String], summary: CustomizationSummary?) {
+        let (tabs, summary) = merged(saved)
+        return (tabs.map(\.id), summary)
+    }
+
+    /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").
+    public func isInBar(index: Int, count: Int) -> Bool {
+        count <= effectiveMaxVisibleTabs || index < effectiveMaxVisibleTabs - 1
+    }
+
+    private func merged(_ saved: SavedCustomization?) -> (tabs: [Tab], summary: CustomizationSummary?) {
+        let shown = shownTabs
+        switch saved {
+        case nil:
+            return (shown, nil)
+        case .some(.none):
+            return (shown, CustomizationSummary(source: "default", revision: 0))
+        case .some(.undecodable(let revision)):
+            return (shown, CustomizationSummary(source: "default", revision: revision))
+        case .some(.saved(let customization, let revision)):
+            let merge = CustomizationMerge(tabs: tabs, customization: customization)
+            let byID = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let summary = CustomizationSummary(
+                source: "user",
+                revision: revision,
+                hidden: merge.hidden,
+                added: merge.added,
+                dropped: merge.dropped,
+                replaced: merge.replaced
+            )
+            return (merge.order.compactMap { byID[$0] }, summary)
+        }
     }
 
     private static func resolvedTab(_ tab: Tab, locale: String, topLevel: Bool) -> ResolvedTab {

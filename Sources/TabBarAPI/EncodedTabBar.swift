@@ -1,0 +1,112 @@
+import Foundation
+import TabBarModel
+
+/// One version's tab bar in one locale, encoded once: the whole default tab bar, and the pieces from which any
+/// user's merged tab bar is put together by concatenation, byte for byte what encoding `resolve`'s result gives.
+///
+/// A user's request then costs the merge of tab ids and copying bytes; no tab is localized or encoded again.
+struct EncodedTabBar: Sendable {
+    /// The default tab bar (no `customization` member).
+    let defaultBody: Data
+    private let config: TabBarConfig
+    /// The user variant up to and including `"customization":`.
+    private let head: Data
+    /// From after the customization value up to and including `"tabs":[`.
+    private let middle: Data
+    /// From the closing `]` of `tabs` to the end.
+    private let tail: Data
+    /// Each shown top-level tab, encoded with placement "bar" and with placement "more".
+    private let tabs: [String: (bar: Data, more: Data)]
+
+    /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
+    private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
+    private static let emptyTabs = Data("\"tabs\":[]".utf8)
+
+    init(live: LiveConfig, locale: String) {
+        config = live.config
+        let resolved = live.config.resolve(
+            client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
+        defaultBody = JSONCoding.encode(resolved)
+        var fragments: [String: (bar: Data, more: Data)] = [:]
+        for tab in resolved.tabs {
+            var bar = tab
+            bar.placement = .bar
+            var more = tab
+            more.placement = .more
+            fragments[tab.id] = (JSONCoding.encode(bar), JSONCoding.encode(more))
+        }
+        tabs = fragments
+        var envelope = resolved
+        envelope.tabs = []
+        envelope.customization = Self.marker
+        let encoded = JSONCoding.encode(envelope)
+        let marker = JSONCoding.encode(Self.marker)
+        guard let markerRange = encoded.firstRange(of: marker),
+            let tabsRange = encoded[markerRange.upperBound...].ranges(of: Self.emptyTabs).last
+        else {
+            preconditionFailure("the encoded tab bar lacks its customization or tabs member")
+        }
+        head = encoded[..<markerRange.lowerBound]
+        middle = encoded[markerRange.upperBound..<(tabsRange.upperBound - 1)]
+        tail = encoded[(tabsRange.upperBound - 1)...]
+    }
+
+    /// The user variant for `saved`: what `JSONCoding.encode(config.resolve(…, saved: saved))` gives.
+    func userBody(_ saved: SavedCustomization) -> Data {
+        let (ids, summary) = config.userOrder(saved)
+        var body = Data()
+        body.reserveCapacity(defaultBody.count + 256)
+        body.append(head)
+        if let summary {
+            Self.append(summary, to: &body)
+        }
+        body.append(middle)
+        for (index, id) in ids.enumerated() {
+            guard let fragment = tabs[id] else {
+                continue
+            }
+            if index > 0 {
+                body.append(UInt8(ascii: ","))
+            }
+            body.append(config.isInBar(index: index, count: ids.count) ? fragment.bar : fragment.more)
+        }
+        body.append(tail)
+        return body
+    }
+
+    /// Appends the summary as `JSONCoding` encodes it: written directly when every string needs no escaping and
+    /// nothing was replaced, else through the encoder.
+    private static func append(_ summary: CustomizationSummary, to body: inout Data) {
+        let lists = [summary.added, summary.dropped, summary.hidden]
+        guard summary.replaced.isEmpty, isPlain(summary.source), lists.allSatisfy({ $0.allSatisfy(isPlain) }) else {
+            body.append(JSONCoding.encode(summary))
+            return
+        }
+        let keys = ["added", "dropped", "hidden"]
+        body.append(UInt8(ascii: "{"))
+        for (key, list) in zip(keys, lists) {
+            body.append(contentsOf: "\"\(key)\":[".utf8)
+            for (index, item) in list.enumerated() {
+                if index > 0 {
+                    body.append(UInt8(ascii: ","))
+                }
+                appendQuoted(item, to: &body)
+            }
+            body.append(contentsOf: "],".utf8)
+        }
+        body.append(contentsOf: "\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
+        appendQuoted(summary.source, to: &body)
+        body.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendQuoted(_ text: String, to body: inout Data) {
+        body.append(UInt8(ascii: "\""))
+        body.append(contentsOf: text.utf8)
+        body.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether JSON encodes `text` as its bytes between quotes: printable ASCII other than `"` and `\`.
+    private static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TabBarModel
+import TabBarStore
+import Testing
+@testable import TabBarAPI
+
+@Suite("Pre-encoded tab bars")
+struct EncodedTabBarTests {
+    /// A small deterministic generator, so a failure names a reproducible case.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static func live(_ config: TabBarConfig, version: Int = 3) -> LiveConfig {
+        LiveConfig(
+            stored: ConfigVersion(
+                client: "ios-phone", version: version, publishedAt: Date(timeIntervalSince1970: 0), note: nil,
+                rollbackOf: nil, document: Data()),
+            config: config)
+    }
+
+    /// The sample with a replaced tab, a hard-deprecated one and titles that need escaping.
+    private static var variedConfig: TabBarConfig {
+        var config = TabBarConfig.sample
+        config.tabs[2].replaces = "books"
+        config.tabs[5].deprecated = .hard
+        config.tabs[1].title.default = "Search \"all\" \\ ünïcode ✓ / tab"
+        return config
+    }
+
+    private static func randomSaved(ids: [String], using generator: inout SplitMix) -> SavedCustomization {
+        switch generator.next() % 8 {
+        case 0: return .none
+        case 1: return .undecodable(revision: generator.next() % 100)
+        default:
+            let pool = ids + ["books", "gone", "other-tab"]
+            let order = Array(pool.shuffled(using: &generator).prefix(Int(generator.next() % UInt64(pool.count + 1))))
+            let hidden = Array(pool.shuffled(using: &generator).prefix(Int(generator.next() % 3)))
+            return .saved(Customization(order: order, hidden: hidden), revision: 1 + generator.next() % 1000)
+        }
+    }
+
+    @Test("every user body equals encoding the resolved tab bar, over 2,000 random customizations", arguments: [false, true])
+    func matchesTheEncoder(varied: Bool) {
+        let config = varied ? Self.variedConfig : TabBarConfig.sample
+        let live = Self.live(config)
+        let ids = config.tabs.map(\.id)
+        var generator = SplitMix(state: varied ? 7 : 11)
+        for locale in config.availableLocales.sorted() {
+            let encoded = EncodedTabBar(live: live, locale: locale)
+            let expectedDefault = JSONCoding.encode(
+                config.resolve(client: "ios-phone", version: 3, locale: locale, saved: nil))
+            #expect(encoded.defaultBody == expectedDefault)
+            for _ in 0..<1000 / max(config.availableLocales.count, 1) + 1 {
+                let saved = Self.randomSaved(ids: ids, using: &generator)
+                let expected = JSONCoding.encode(
+                    config.resolve(client: "ios-phone", version: 3, locale: locale, saved: saved))
+                let body = encoded.userBody(saved)
+                #expect(body == expected, "locale \(locale), \(saved)")
+            }
+        }
+    }
+
+    @Test("a replacement in the summary goes through the encoder and still matches")
+    func replacedSummary() throws {
+        let config = Self.variedConfig
+        let saved = SavedCustomization.saved(Customization(order: ["profile", "books", "home"], hidden: []), revision: 4)
+        let resolved = config.resolve(client: "ios-phone", version: 3, locale: "en", saved: saved)
+        #expect(resolved.customization?.replaced == ["books": "library"])
+        #expect(EncodedTabBar(live: Self.live(config), locale: "en").userBody(saved) == JSONCoding.encode(resolved))
+    }
+}
