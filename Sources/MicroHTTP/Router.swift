@@ -44,22 +44,24 @@ public struct Router: Sendable {
     /// HEAD matches GET routes. `allowed` is sorted and includes HEAD when GET is allowed.
     public func match(method: String, path: String) -> Match {
         let parts = Self.split(path)
-        var candidates: [(route: Route, parameters: [String: String])] = []
-        for route in routes {
-            if let parameters = Self.parameters(of: route.segments, in: parts) {
-                candidates.append((route, parameters))
+        var get: Route?
+        var pathMatched = false
+        for route in routes where Self.matches(route.segments, parts) {
+            if route.method == method {
+                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: parts))
+            }
+            pathMatched = true
+            if get == nil, route.method == "GET" {
+                get = route
             }
         }
-        if candidates.isEmpty {
+        if method == "HEAD", let get {
+            return .found(get.handler, parameters: Self.parameters(of: get.segments, in: parts))
+        }
+        guard pathMatched else {
             return .notFound
         }
-        if let exact = candidates.first(where: { $0.route.method == method }) {
-            return .found(exact.route.handler, parameters: exact.parameters)
-        }
-        if method == "HEAD", let get = candidates.first(where: { $0.route.method == "GET" }) {
-            return .found(get.route.handler, parameters: get.parameters)
-        }
-        var allowed = Set(candidates.map(\.route.method))
+        var allowed = Set(routes.filter { Self.matches($0.segments, parts) }.map(\.method))
         if allowed.contains("GET") {
             allowed.insert("HEAD")
         }
@@ -71,17 +73,27 @@ public struct Router: Sendable {
         return trimmed.split(separator: "/", omittingEmptySubsequences: false)
     }
 
-    private static func parameters(of segments: [Segment], in parts: [Substring]) -> [String: String]? {
+    /// Whether the pattern matches the path segments (a parameter matches any non-empty segment).
+    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
         guard segments.count == parts.count else {
-            return nil
+            return false
         }
-        var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let text):
-                guard part == text else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
+                guard part == text else { return false }
+            case .parameter:
+                guard !part.isEmpty else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The captured parameters of a pattern known to match.
+    private static func parameters(of segments: [Segment], in parts: [Substring]) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            if case .parameter(let name) = segment {
                 parameters[name] = String(part)
             }
         }

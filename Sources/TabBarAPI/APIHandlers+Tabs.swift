@@ -8,7 +8,7 @@ extension APIHandlers {
         let client = try request.clientID()
         let localeQuery = try request.localeQuery()
         let live = try requireLive(client)
-        let locale = live.config.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"]).locale
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"])
         let validators = CacheValidators(
             etag: EntityTag.defaultTabs(version: live.stored.version, locale: locale),
             cacheControl: "public, max-age=\(cacheMaxAge)", variesByLanguage: localeQuery == nil)
@@ -23,7 +23,7 @@ extension APIHandlers {
         let user = try authorizedUser(request)
         let localeQuery = try request.localeQuery()
         let live = try requireLive(client)
-        let locale = live.config.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"]).locale
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"])
         let entry = store.customization(client: client, user: user)
         let validators = CacheValidators(
             etag: EntityTag.userTabs(version: live.stored.version, locale: locale, revision: entry?.revision ?? 0),

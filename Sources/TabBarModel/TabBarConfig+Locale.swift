@@ -18,7 +18,13 @@ extension TabBarConfig {
     /// exact tag, then its language subtag), else `defaultLocale`.
     /// Returns the tag as spelled in the document and whether the header decided it.
     public func resolveLocale(query: String?, acceptLanguage: String?) -> (locale: String, fromHeader: Bool) {
-        let available = availableLocales
+        resolveLocale(query: query, acceptLanguage: acceptLanguage, available: availableLocales)
+    }
+
+    /// `resolveLocale(query:acceptLanguage:)` with `availableLocales` computed beforehand (it walks every tab).
+    public func resolveLocale(
+        query: String?, acceptLanguage: String?, available: Set<String>
+    ) -> (locale: String, fromHeader: Bool) {
         if let query {
             return (bestMatch(for: query, in: available) ?? effectiveDefaultLocale, false)
         }
