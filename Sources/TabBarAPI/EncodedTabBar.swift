@@ -9,14 +9,15 @@ struct EncodedTabBar: Sendable {
     /// The default tab bar (no `customization` member).
     let defaultBody: Data
     private let config: TabBarConfig
+    private let plan: MergePlan
     /// The user variant up to and including `"customization":`.
     private let head: Data
     /// From after the customization value up to and including `"tabs":[`.
     private let middle: Data
     /// From the closing `]` of `tabs` to the end.
     private let tail: Data
-    /// Each shown top-level tab, encoded with placement "bar" and with placement "more".
-    private let tabs: [String: (bar: Data, more: Data)]
+    /// Each shown top-level tab (by index into `plan.shownIDs`), encoded with placement "bar" and with "more".
+    private let tabs: [(bar: Data, more: Data)]
 
     /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
@@ -24,18 +25,17 @@ struct EncodedTabBar: Sendable {
 
     init(live: LiveConfig, locale: String) {
         config = live.config
+        plan = live.config.mergePlan
         let resolved = live.config.resolve(
             client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = JSONCoding.encode(resolved)
-        var fragments: [String: (bar: Data, more: Data)] = [:]
-        for tab in resolved.tabs {
+        tabs = resolved.tabs.map { tab in
             var bar = tab
             bar.placement = .bar
             var more = tab
             more.placement = .more
-            fragments[tab.id] = (JSONCoding.encode(bar), JSONCoding.encode(more))
+            return (JSONCoding.encode(bar), JSONCoding.encode(more))
         }
-        tabs = fragments
         var envelope = resolved
         envelope.tabs = []
         envelope.customization = Self.marker
@@ -53,7 +53,7 @@ struct EncodedTabBar: Sendable {
 
     /// The user variant for `saved`: what `JSONCoding.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
-        let (ids, summary) = config.userOrder(saved)
+        let (order, summary) = config.userOrder(saved, plan: plan)
         var body = Data()
         body.reserveCapacity(defaultBody.count + 256)
         body.append(head)
@@ -61,14 +61,12 @@ struct EncodedTabBar: Sendable {
             Self.append(summary, to: &body)
         }
         body.append(middle)
-        for (index, id) in ids.enumerated() {
-            guard let fragment = tabs[id] else {
-                continue
-            }
+        for (index, position) in order.enumerated() {
             if index > 0 {
                 body.append(UInt8(ascii: ","))
             }
-            body.append(config.isInBar(index: index, count: ids.count) ? fragment.bar : fragment.more)
+            let fragment = tabs[position]
+            body.append(config.isInBar(index: index, count: order.count) ? fragment.bar : fragment.more)
         }
         body.append(tail)
         return body

@@ -7,90 +7,82 @@
 /// 3. Locked tabs and tabs not in the resolved order (added) take their default slot among the visible tabs,
 ///    or the next free one after it, else the nearest free one before it.
 /// 4. The user's remaining tabs fill the free slots in the user's order.
+///
+/// Works on indices into the plan's shown tabs, with flags instead of sets: it runs on every request for a
+/// user's tab bar, and the lists are short (at most 50 saved ids).
 struct CustomizationMerge {
-    /// Visible top-level tab ids in display order.
-    let order: [String]
+    /// Visible top-level tabs in display order, as indices into `MergePlan.shownIDs`.
+    let order: [Int]
     /// Hidden ids that took effect, in saved order.
     let hidden: [String]
     let added: [String]
     let dropped: [String]
     let replaced: [String: String]
 
-    /// - Parameters:
-    ///   - tabs: all top-level tabs of the config, in default order.
-    ///   - customization: the user's saved customization.
-    init(tabs: [Tab], customization: Customization) {
-        let shown = tabs.filter { $0.deprecated != .hard }
-        let shownIDs = Set(shown.map(\.id))
-
-        var replacement: [String: String] = [:]
-        for tab in tabs {
-            if let old = tab.replaces, replacement[old] == nil {
-                replacement[old] = tab.id
+    init(plan: MergePlan, customization: Customization) {
+        let count = plan.shownIDs.count
+        var savedShown = [Bool](repeating: false, count: count)
+        for id in customization.order {
+            if let position = plan.index[id] {
+                savedShown[position] = true
             }
         }
-        func successor(of id: String) -> String? {
-            var current = id
-            var visited: Set<String> = []
-            while !shownIDs.contains(current) {
-                guard visited.insert(current).inserted, let next = replacement[current] else {
-                    return nil
-                }
-                current = next
-            }
-            return current
-        }
-
-        let savedShown = Set(customization.order.filter(shownIDs.contains))
-        var resolved: [String] = []
-        var taken: Set<String> = []
-        var processed: Set<String> = []
+        var resolved: [Int] = []
+        var taken = [Bool](repeating: false, count: count)
+        var processed: [String] = []
         var dropped: [String] = []
         var replaced: [String: String] = [:]
-        for id in customization.order where processed.insert(id).inserted {
-            if shownIDs.contains(id) {
-                if taken.insert(id).inserted {
-                    resolved.append(id)
+        for id in customization.order where !processed.contains(id) {
+            processed.append(id)
+            if let position = plan.index[id] {
+                if !taken[position] {
+                    taken[position] = true
+                    resolved.append(position)
                 }
-            } else if let target = successor(of: id), !savedShown.contains(target), taken.insert(target).inserted {
+            } else if let target = plan.successor(of: id), !savedShown[target], !taken[target] {
+                taken[target] = true
                 resolved.append(target)
-                replaced[id] = target
+                replaced[id] = plan.shownIDs[target]
             } else {
                 dropped.append(id)
             }
         }
 
-        let hideable = Set(shown.filter { $0.hideable == true }.map(\.id))
+        var isHidden = [Bool](repeating: false, count: count)
         var hidden: [String] = []
-        for id in customization.hidden where hideable.contains(id) && !hidden.contains(id) {
-            hidden.append(id)
+        for id in customization.hidden {
+            if let position = plan.index[id], plan.hideable[position], !isHidden[position] {
+                isHidden[position] = true
+                hidden.append(id)
+            }
         }
-        let hiddenSet = Set(hidden)
-        let visible = shown.filter { !hiddenSet.contains($0.id) }
-        let userOrder = resolved.filter { !hiddenSet.contains($0) }
-        let ordered = Set(userOrder)
+        let visible = (0..<count).filter { !isHidden[$0] }
+        let userOrder = resolved.filter { !isHidden[$0] }
+        var isOrdered = [Bool](repeating: false, count: count)
+        for position in userOrder {
+            isOrdered[position] = true
+        }
 
-        var slots = [String?](repeating: nil, count: visible.count)
-        var pinned: Set<String> = []
-        for (index, tab) in visible.enumerated() where tab.locked == true || !ordered.contains(tab.id) {
-            let slot = Self.freeSlot(near: index, in: slots)
-            slots[slot] = tab.id
-            pinned.insert(tab.id)
+        var slots = [Int?](repeating: nil, count: visible.count)
+        var isPinned = [Bool](repeating: false, count: count)
+        for (slot, position) in visible.enumerated() where plan.locked[position] || !isOrdered[position] {
+            slots[Self.freeSlot(near: slot, in: slots)] = position
+            isPinned[position] = true
         }
-        var remaining = userOrder.filter { !pinned.contains($0) }.makeIterator()
-        for index in slots.indices where slots[index] == nil {
-            slots[index] = remaining.next()
+        var remaining = userOrder.filter { !isPinned[$0] }.makeIterator()
+        for slot in slots.indices where slots[slot] == nil {
+            slots[slot] = remaining.next()
         }
 
         self.order = slots.compactMap { $0 }
         self.hidden = hidden
-        self.added = visible.map(\.id).filter { !ordered.contains($0) }
+        self.added = visible.filter { !isOrdered[$0] }.map { plan.shownIDs[$0] }
         self.dropped = dropped
         self.replaced = replaced
     }
 
     /// `index` if free, else the next free slot after it, else the nearest free one before it.
-    private static func freeSlot(near index: Int, in slots: [String?]) -> Int {
+    private static func freeSlot(near index: Int, in slots: [Int?]) -> Int {
         if let after = slots[index...].firstIndex(where: { $0 == nil }) {
             return after
         }

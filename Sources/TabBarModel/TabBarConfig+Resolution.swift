@@ -4,7 +4,9 @@ extension TabBarConfig {
     /// variant, merged when `.saved` (source "user") and in default order for `.none` / `.undecodable`
     /// (source "default").
     public func resolve(client: String, version: Int, locale: String, saved: SavedCustomization?) -> ResolvedTabBar {
-        let (orderedTabs, summary) = merged(saved)
+        let shown = shownTabs
+        let (order, summary) = userOrder(saved, plan: mergePlan)
+        let orderedTabs = order.map { shown[$0] }
         let maxVisible = effectiveMaxVisibleTabs
         let resolvedTabs = orderedTabs.enumerated().map { index, tab in
             var resolved = Self.resolvedTab(tab, locale: locale, topLevel: true)
@@ -23,30 +25,24 @@ extension TabBarConfig {
         )
     }
 
-    /// The ids of the top-level tabs in display order for `saved` (default order for `nil`, `.none` and
-    /// `.undecodable`) and the summary `resolve` reports for it: the merge alone, without localizing anything.
-    public func userOrder(_ saved: SavedCustomization?) -> (ids: [String], summary: CustomizationSummary?) {
-        let (tabs, summary) = merged(saved)
-        return (tabs.map(\.id), summary)
+    /// What the merge needs of this config; compute it once and pass it to `userOrder(_:plan:)`.
+    public var mergePlan: MergePlan {
+        MergePlan(tabs: tabs)
     }
 
-    /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").
-    public func isInBar(index: Int, count: Int) -> Bool {
-        count <= effectiveMaxVisibleTabs || index < effectiveMaxVisibleTabs - 1
-    }
-
-    private func merged(_ saved: SavedCustomization?) -> (tabs: [Tab], summary: CustomizationSummary?) {
-        let shown = shownTabs
+    /// The top-level tabs in display order for `saved` (default order for `nil`, `.none` and `.undecodable`), as
+    /// indices into `plan.shownIDs`, and the summary `resolve` reports for it: the merge alone, nothing localized.
+    public func userOrder(_ saved: SavedCustomization?, plan: MergePlan) -> (order: [Int], summary: CustomizationSummary?) {
+        let all = Array(plan.shownIDs.indices)
         switch saved {
         case nil:
-            return (shown, nil)
+            return (all, nil)
         case .some(.none):
-            return (shown, CustomizationSummary(source: "default", revision: 0))
+            return (all, CustomizationSummary(source: "default", revision: 0))
         case .some(.undecodable(let revision)):
-            return (shown, CustomizationSummary(source: "default", revision: revision))
+            return (all, CustomizationSummary(source: "default", revision: revision))
         case .some(.saved(let customization, let revision)):
-            let merge = CustomizationMerge(tabs: tabs, customization: customization)
-            let byID = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let merge = CustomizationMerge(plan: plan, customization: customization)
             let summary = CustomizationSummary(
                 source: "user",
                 revision: revision,
@@ -55,8 +51,13 @@ extension TabBarConfig {
                 dropped: merge.dropped,
                 replaced: merge.replaced
             )
-            return (merge.order.compactMap { byID[$0] }, summary)
+            return (merge.order, summary)
         }
+    }
+
+    /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").
+    public func isInBar(index: Int, count: Int) -> Bool {
+        count <= effectiveMaxVisibleTabs || index < effectiveMaxVisibleTabs - 1
     }
 
     private static func resolvedTab(_ tab: Tab, locale: String, topLevel: Bool) -> ResolvedTab {

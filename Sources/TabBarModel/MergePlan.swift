@@ -1,0 +1,50 @@
+/// What the customization merge needs of a config, computed once per config: the shown top-level tabs by index,
+/// how their ids are found, what replaces what, and which tabs are hideable or locked.
+public struct MergePlan: Sendable {
+    /// Ids of the shown (not hard-deprecated) top-level tabs, in default order.
+    public let shownIDs: [String]
+    /// Shown id → its index in `shownIDs` (the first, should an id repeat).
+    let index: [String: Int]
+    /// Old id → the id of the first tab (shown or not) that declares it `replaces`.
+    let replacement: [String: String]
+    /// By shown index: hideable.
+    let hideable: [Bool]
+    /// By shown index: locked.
+    let locked: [Bool]
+
+    /// The plan of `tabs`, a config's top-level tabs in default order.
+    init(tabs: [Tab]) {
+        let shown = tabs.filter { $0.deprecated != .hard }
+        shownIDs = shown.map(\.id)
+        var index: [String: Int] = [:]
+        for (position, id) in shownIDs.enumerated() where index[id] == nil {
+            index[id] = position
+        }
+        self.index = index
+        var replacement: [String: String] = [:]
+        for tab in tabs {
+            if let old = tab.replaces, replacement[old] == nil {
+                replacement[old] = tab.id
+            }
+        }
+        self.replacement = replacement
+        hideable = shown.map { $0.hideable == true }
+        locked = shown.map { $0.locked == true }
+    }
+
+    /// The shown tab an id resolves to: itself if shown, else following `replaces` (through tabs not shown).
+    func successor(of id: String) -> Int? {
+        var current = id
+        var visited: [String] = []
+        while true {
+            if let position = index[current] {
+                return position
+            }
+            guard !visited.contains(current), let next = replacement[current] else {
+                return nil
+            }
+            visited.append(current)
+            current = next
+        }
+    }
+}
