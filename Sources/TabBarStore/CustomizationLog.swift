@@ -30,7 +30,6 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private let logger: Logger
     private let compactionThreshold: Int
     private let groupCommit: Bool
-    private let encoder = JSONEncoder()
     private let condition = NSCondition()
 
     private var table: CustomizationTable
@@ -250,12 +249,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     /// Encodes and queues a record with the next sequence number, waking the flusher; returns that number.
     private func enqueue(_ change: JournalRecord.Change, completion: Completion? = nil) throws -> UInt64 {
         let record = JournalRecord(sequence: nextSequence, change: change)
-        let payload: Data
-        do {
-            payload = try encoder.encode(record)
-        } catch {
-            throw StoreError.recordTooLarge
-        }
+        let payload = record.json()
         guard payload.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
         var frame = Data()
         RecordFraming.append(payload, to: &frame)

@@ -60,7 +60,8 @@ final class JournalFile {
                 try RecordFraming.scan(bytes, from: magic.count) { frame in
                     let record: JournalRecord
                     do {
-                        record = try decoder.decode(JournalRecord.self, from: Data(bytes[frame.payload]))
+                        record = try JournalRecord.decode(
+                            json: UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), decoder: decoder)
                     } catch {
                         throw StoreOpenError(
                             "\(path): corrupt record at byte offset \(frame.offset) (undecodable payload: \(error))"

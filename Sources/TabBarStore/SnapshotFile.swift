@@ -21,7 +21,7 @@ enum SnapshotFile {
             let header = Header(format: 1, lastSeq: lastSequence, entries: table.recordCount)
             RecordFraming.append(try encoder.encode(header), to: &buffer)
             for record in table.records() {
-                RecordFraming.append(try encoder.encode(record), to: &buffer)
+                RecordFraming.append(record.json(), to: &buffer)
                 if buffer.count >= 1 << 20 {
                     try io.writeAll(fd, buffer, path: temporary)
                     buffer.removeAll(keepingCapacity: true)
@@ -49,13 +49,12 @@ enum SnapshotFile {
         var count = 0
         let outcome = try data.withUnsafeBytes { bytes in
             try RecordFraming.scan(bytes, from: magic.count) { frame in
-                let payload = Data(bytes[frame.payload])
                 func fail(_ reason: String) -> StoreOpenError {
                     StoreOpenError("\(path): corrupt snapshot record at byte offset \(frame.offset) (\(reason))")
                 }
                 guard header != nil else {
                     do {
-                        header = try decoder.decode(Header.self, from: payload)
+                        header = try decoder.decode(Header.self, from: Data(bytes[frame.payload]))
                     } catch {
                         throw fail("undecodable header: \(error)")
                     }
@@ -64,7 +63,7 @@ enum SnapshotFile {
                 }
                 let record: JournalRecord
                 do {
-                    record = try decoder.decode(JournalRecord.self, from: payload)
+                    record = try JournalRecord.decode(json: UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), decoder: decoder)
                 } catch {
                     throw fail("undecodable record: \(error)")
                 }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TabBarStore
+
+@Suite("Record JSON: the direct writer and the fast reader agree with Codable")
+struct RecordJSONTests {
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private static let texts = ["home", "u42", "", "a\"b", "back\\slash", "new\nline", "tab\t", "\u{1}ctl", "ünï", "✓/x", "🚀"]
+
+    private static func randomRecord(_ generator: inout SplitMix) -> JournalRecord {
+        func text() -> String { texts.randomElement(using: &generator)! }
+        let key = CustomizationKey(client: text(), user: text())
+        let sequence: UInt64? = Bool.random(using: &generator) ? generator.next() : nil
+        switch generator.next() % 4 {
+        case 0:
+            return JournalRecord(sequence: sequence, change: .delete(key, revision: generator.next()))
+        case 1:
+            let version: Int? = Bool.random(using: &generator) ? Int(generator.next() >> 2) : nil
+            return JournalRecord(sequence: sequence, change: .deleteClient(text(), lastVersion: version))
+        default:
+            let value: StoredCustomization? = generator.next() % 5 == 0
+                ? nil
+                : StoredCustomization(order: (0..<Int(generator.next() % 6)).map { _ in text() }, hidden: [text()])
+            return JournalRecord(sequence: sequence, change: .put(key, revision: generator.next(), value: value))
+        }
+    }
+
+    private static func fastDecode(_ data: Data) throws -> JournalRecord {
+        try data.withUnsafeBytes { try JournalRecord.decode(json: $0, decoder: JSONDecoder()) }
+    }
+
+    @Test("5,000 random records: written directly, read by Codable and by the fast path; Codable output read fast")
+    func roundTrips() throws {
+        var generator = SplitMix(state: 99)
+        for _ in 0..<5000 {
+            let record = Self.randomRecord(&generator)
+            let direct = record.json()
+            #expect(try JSONDecoder().decode(JournalRecord.self, from: direct) == record)
+            #expect(try Self.fastDecode(direct) == record)
+            #expect(try Self.fastDecode(JSONEncoder().encode(record)) == record)
+        }
+    }
+
+    @Test("the usual record is read without JSONDecoder")
+    func usualRecordIsFast() throws {
+        let record = JournalRecord(
+            sequence: 7,
+            change: .put(.init(client: "ios-phone", user: "u1"), revision: 3, value: .init(order: ["home", "search"], hidden: []))
+        )
+        let parsed = try record.json().withUnsafeBytes { try RecordJSONReader.record($0) }
+        #expect(parsed == record)
+    }
+
+    @Test(
+        "payloads outside the fast path mean what JSONDecoder says",
+        arguments: [
+            #"{"op":"put","client":"c","user":"u","revision":2,"value":{"order":["a"],"hidden":[],"extra":1}}"#,
+            #"{"op":"put","client":"c","user":"u","revision":2,"value":{"order":"a"}}"#,
+            #"{"op":"put","client":"c","user":"u","revision":2,"value":null,"unknown":[1,{"x":null}]}"#,
+            #" {"seq":1,"op":"delete","client":"c","user":"u","revision":2}"#,
+            #"{"seq":null,"op":"deleteClient","client":"c","lastVersion":null}"#,
+            #"{"op":"put","client":"c","user":"u","revision":2}"#,
+            #"{"op":"put","client":"c\u0041","user":"u","revision":2,"value":{"order":[],"hidden":[]}}"#,
+        ]
+    )
+    func fallsBackToCodable(payload: String) throws {
+        let data = Data(payload.utf8)
+        let expected = try JSONDecoder().decode(JournalRecord.self, from: data)
+        #expect(try Self.fastDecode(data) == expected)
+    }
+
+    @Test(
+        "malformed payloads still fail",
+        arguments: [
+            #"{"op":"put","client":"c","user":"u","revision":-1,"value":null}"#,
+            #"{"op":"explode","client":"c"}"#,
+            #"{"op":"put","client":"c","user":"u","revision":2,"value":null"#,
+            "",
+        ]
+    )
+    func malformedFails(payload: String) {
+        #expect(throws: (any Error).self) { try Self.fastDecode(Data(payload.utf8)) }
+    }
+}
