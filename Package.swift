@@ -69,6 +69,11 @@ let package = Package(
             dependencies: ["TabBarStore"],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "BenchmarkSeeder",
+            dependencies: ["TabBarStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
