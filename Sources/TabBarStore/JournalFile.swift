@@ -37,7 +37,8 @@ final class JournalFile {
         }
         let fd = try io.open(path, O_RDWR | O_APPEND)
         do {
-            let data = try io.readAll(fd, path: path)
+            let mapped = try MappedFile(fd: fd, path: path)
+            let data = mapped.bytes
             if data.count < magic.count {
                 guard magic.starts(with: data) || data.allSatisfy({ $0 == 0 }) else {
                     throw StoreOpenError("\(path): corrupt record at byte offset 0 (bad journal header)")
@@ -56,23 +57,22 @@ final class JournalFile {
             }
             var lastSequence: UInt64 = 0
             let decoder = JSONDecoder()
-            let outcome = try data.withUnsafeBytes { bytes in
-                try RecordFraming.scan(bytes, from: magic.count) { frame in
-                    let record: JournalRecord
-                    do {
-                        record = try JournalRecord.decode(
-                            json: UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), decoder: decoder)
-                    } catch {
-                        throw StoreOpenError(
-                            "\(path): corrupt record at byte offset \(frame.offset) (undecodable payload: \(error))"
-                        )
-                    }
-                    if let sequence = record.sequence {
-                        lastSequence = max(lastSequence, sequence)
-                        if sequence <= snapshotSequence { return }
-                    }
-                    table.apply(record.change)
+            let outcome = try RecordFraming.scan(data, from: magic.count) { frame in
+                mapped.discard(before: frame.offset)
+                let record: JournalRecord
+                do {
+                    record = try JournalRecord.decode(
+                        json: UnsafeRawBufferPointer(rebasing: data[frame.payload]), decoder: decoder)
+                } catch {
+                    throw StoreOpenError(
+                        "\(path): corrupt record at byte offset \(frame.offset) (undecodable payload: \(error))"
+                    )
                 }
+                if let sequence = record.sequence {
+                    lastSequence = max(lastSequence, sequence)
+                    if sequence <= snapshotSequence { return }
+                }
+                table.apply(record.change)
             }
             switch outcome {
             case .clean:

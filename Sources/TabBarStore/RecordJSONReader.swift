@@ -124,19 +124,25 @@ struct RecordJSONReader {
         }
     }
 
-    /// A string without escapes is decoded straight from the bytes; one with escapes gives up.
+    /// A string without escapes is decoded straight from the bytes (ASCII without validating); one with escapes
+    /// gives up.
     private mutating func readString() throws -> String {
         try expect(UInt8(ascii: "\""))
         let start = position
+        var isASCII = true
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let text = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
                 position += 1
+                if isASCII {
+                    return String(decoding: text, as: UTF8.self)
+                }
                 guard let string = String(validating: text, as: UTF8.self) else { throw Unsupported() }
                 return string
             }
             guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw Unsupported() }
+            isASCII = isASCII && byte < 0x80
             position += 1
         }
         throw Unsupported()

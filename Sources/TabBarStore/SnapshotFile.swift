@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The compacted customization state: the magic `TCSNAP01`, a framed header record
 /// `{"format":1,"lastSeq":N,"entries":M}`, then M framed records (deleted clients' last version numbers first, then
@@ -34,12 +35,15 @@ enum SnapshotFile {
     /// Reads the snapshot at `path`; nil when there is none.
     static func read(_ path: String, io: FileIO) throws -> (table: CustomizationTable, lastSequence: UInt64)? {
         guard io.exists(path) else { return nil }
-        let data: Data
+        let mapped: MappedFile
         do {
-            data = try io.read(path)
+            let fd = try io.open(path, O_RDONLY)
+            defer { Glibc.close(fd) }
+            mapped = try MappedFile(fd: fd, path: path)
         } catch {
             throw StoreOpenError("cannot read \(path): \(error)")
         }
+        let data = mapped.bytes
         guard data.starts(with: magic) else {
             throw StoreOpenError("\(path): corrupt snapshot at byte offset 0 (bad header)")
         }
@@ -47,29 +51,29 @@ enum SnapshotFile {
         var header: Header?
         var table = CustomizationTable()
         var count = 0
-        let outcome = try data.withUnsafeBytes { bytes in
-            try RecordFraming.scan(bytes, from: magic.count) { frame in
-                func fail(_ reason: String) -> StoreOpenError {
-                    StoreOpenError("\(path): corrupt snapshot record at byte offset \(frame.offset) (\(reason))")
-                }
-                guard header != nil else {
-                    do {
-                        header = try decoder.decode(Header.self, from: Data(bytes[frame.payload]))
-                    } catch {
-                        throw fail("undecodable header: \(error)")
-                    }
-                    guard header?.format == 1 else { throw fail("unknown format") }
-                    return
-                }
-                let record: JournalRecord
-                do {
-                    record = try JournalRecord.decode(json: UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), decoder: decoder)
-                } catch {
-                    throw fail("undecodable record: \(error)")
-                }
-                table.apply(record.change)
-                count += 1
+        let outcome = try RecordFraming.scan(data, from: magic.count) { frame in
+            mapped.discard(before: frame.offset)
+            func fail(_ reason: String) -> StoreOpenError {
+                StoreOpenError("\(path): corrupt snapshot record at byte offset \(frame.offset) (\(reason))")
             }
+            guard header != nil else {
+                do {
+                    header = try decoder.decode(Header.self, from: Data(data[frame.payload]))
+                } catch {
+                    throw fail("undecodable header: \(error)")
+                }
+                guard header?.format == 1 else { throw fail("unknown format") }
+                return
+            }
+            let record: JournalRecord
+            do {
+                record = try JournalRecord.decode(
+                    json: UnsafeRawBufferPointer(rebasing: data[frame.payload]), decoder: decoder)
+            } catch {
+                throw fail("undecodable record: \(error)")
+            }
+            table.apply(record.change)
+            count += 1
         }
         switch outcome {
         case .clean:
