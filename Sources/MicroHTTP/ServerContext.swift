@@ -35,7 +35,7 @@ final class ServerContext: Sendable {
 
     /// Whether a declared `Content-Length` exceeds the body limit.
     func exceedsLimit(contentLength: String) -> Bool {
-        let digits = contentLength.trimmingCharacters(in: .whitespaces)
+        let digits = contentLength.withoutOptionalWhitespace
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return false
         }

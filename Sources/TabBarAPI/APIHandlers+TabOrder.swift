@@ -56,9 +56,9 @@ extension APIHandlers {
             deferred.complete { [self] in
                 switch result {
                 case .success(let entry):
-                    var response = Response.json(
-                        SavedTabOrderBody(
-                            order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored))
+                    let body = SavedTabOrderBody(
+                        order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored)
+                    var response = Response.json(encoded: body.json)
                     response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision))
                     return response
                 case .failure(let error):

@@ -72,39 +72,23 @@ struct EncodedTabBar: Sendable {
         return body
     }
 
-    /// Appends the summary as `JSONCoding` encodes it: written directly when every string needs no escaping and
-    /// nothing was replaced, else through the encoder.
+    /// Appends the summary as `JSONCoding` encodes it: written directly when every string is plain and nothing was
+    /// replaced, else through the encoder.
     private static func append(_ summary: CustomizationSummary, to body: inout Data) {
-        let lists = [summary.added, summary.dropped, summary.hidden]
-        guard summary.replaced.isEmpty, isPlain(summary.source), lists.allSatisfy({ $0.allSatisfy(isPlain) }) else {
+        guard summary.replaced.isEmpty, DirectJSON.isPlain(summary.source),
+            DirectJSON.arePlain([summary.added, summary.dropped, summary.hidden])
+        else {
             body.append(JSONCoding.encode(summary))
             return
         }
-        let keys = ["added", "dropped", "hidden"]
         body.append(UInt8(ascii: "{"))
-        for (key, list) in zip(keys, lists) {
-            body.append(contentsOf: "\"\(key)\":[".utf8)
-            for (index, item) in list.enumerated() {
-                if index > 0 {
-                    body.append(UInt8(ascii: ","))
-                }
-                appendQuoted(item, to: &body)
-            }
-            body.append(contentsOf: "],".utf8)
-        }
-        body.append(contentsOf: "\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
-        appendQuoted(summary.source, to: &body)
+        DirectJSON.appendMember("added", summary.added, to: &body)
+        body.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("dropped", summary.dropped, to: &body)
+        body.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("hidden", summary.hidden, to: &body)
+        body.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
+        DirectJSON.appendQuoted(summary.source, to: &body)
         body.append(UInt8(ascii: "}"))
-    }
-
-    private static func appendQuoted(_ text: String, to body: inout Data) {
-        body.append(UInt8(ascii: "\""))
-        body.append(contentsOf: text.utf8)
-        body.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether JSON encodes `text` as its bytes between quotes: printable ASCII other than `"` and `\`.
-    private static func isPlain(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 }

@@ -34,8 +34,8 @@ extension Request {
     /// The body, after checking that its declared content type is JSON.
     func jsonBody() throws -> Data {
         if let contentType = headers["Content-Type"] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1)[0]
-                .trimmingCharacters(in: .whitespaces).lowercased()
+            let mediaType = (contentType.split(separator: ";", maxSplits: 1).first ?? "")
+                .withoutOptionalWhitespace.lowercased()
             guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
                 throw APIError.unsupportedMediaType(contentType)
             }

@@ -2,6 +2,9 @@
 enum JSONPointer {
     /// Appends one reference token, escaping "~" and "/".
     static func appending(_ token: String, to pointer: String) -> String {
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return pointer + "/" + token
+        }
         let escaped = token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
         return pointer + "/" + escaped
     }

@@ -77,3 +77,18 @@ struct EncodedTabBarTests {
         #expect(EncodedTabBar(live: Self.live(config), locale: "en").userBody(saved) == JSONCoding.encode(resolved))
     }
 }
+
+@Suite("Direct JSON of the saved tab order")
+struct SavedTabOrderBodyJSONTests {
+    @Test(
+        "equals the encoder's bytes, plain or not",
+        arguments: [
+            SavedTabOrderBody(order: ["home", "search"], hidden: ["settings"], revision: 7, ignored: []),
+            SavedTabOrderBody(order: [], hidden: [], revision: 0, ignored: ["gone", "x"]),
+            SavedTabOrderBody(order: ["a\"b", "ü"], hidden: ["back\\slash"], revision: 1, ignored: ["/"]),
+        ]
+    )
+    func matchesEncoder(body: SavedTabOrderBody) {
+        #expect(body.json == JSONCoding.encode(body))
+    }
+}
