@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The benchmark suite in one command: installs what is missing (wrk, nginx, PostgreSQL, libmicrohttpd-dev), builds
+# the release tabconfig once, then runs on loopback, in this order, each scenario against its references:
+#   Benchmarks/reads.sh    GET default tab bar, GET a user's tab bar: vs C libmicrohttpd, nginx static, Hummingbird 2
+#   Benchmarks/writes.sh   durable PUT tab-order at 64 connections: vs one fsync per write, PostgreSQL 15 upsert
+#   Benchmarks/memory.sh   RSS with 1,000,000 stored customizations, time from start to /readyz 200
+# Each prints its table and TARGET lines; this prints the machine, then a summary of every TARGET line, and exits
+# 1 if any target failed, any run had non-2xx responses or socket errors, or a scenario script failed.
+#
+#   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory]
+#
+# --duration: seconds of each measured wrk/pgbench run (default 10; BENCH_DURATION). --only: one scenario script.
+# Benchmarks/README.md explains the scenarios, their references and how to read the ratios.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory]" >&2
+  exit 2
+}
+
+duration=${BENCH_DURATION:-10}
+scenarios=(reads writes memory)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --duration)
+      [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage
+      duration=$2
+      shift 2
+      ;;
+    --only)
+      [ $# -ge 2 ] && [[ $2 =~ ^(reads|writes|memory)$ ]] || usage
+      scenarios=("$2")
+      shift 2
+      ;;
+    *) usage ;;
+  esac
+done
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Tools from apt when missing: wrk and nginx for the reads, PostgreSQL 15 (server and pgbench) for the writes.
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+if [[ " ${scenarios[*]} " == *" reads "* ]]; then
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+fi
+if [[ " ${scenarios[*]} " == *" writes "* ]]; then
+  [ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x /usr/lib/postgresql/15/bin/pgbench ] || missing+=(postgresql-15)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "run: apt-get install ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+bash scripts/install-deps.sh
+
+echo "run: swift build -c release --scratch-path .build-bench --product tabconfig"
+if ! output=$(swift build -c release --scratch-path .build-bench --product tabconfig 2>&1); then
+  printf '%s\n' "$output" >&2
+  exit 1
+fi
+TABCONFIG_BINARY=$(realpath "$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig")
+BENCH_DURATION=$duration
+export TABCONFIG_BINARY BENCH_DURATION
+
+echo "nproc: $(nproc)"
+echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+echo "memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "tabconfig: $TABCONFIG_BINARY; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); duration ${duration}s"
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+failed=0
+declare -A statuses
+for scenario in "${scenarios[@]}"; do
+  echo
+  echo "=== Benchmarks/$scenario.sh"
+  if [ ! -f "Benchmarks/$scenario.sh" ]; then
+    echo "run: Benchmarks/$scenario.sh is missing"
+    statuses[$scenario]=missing
+    failed=1
+    continue
+  fi
+  status=0
+  bash "Benchmarks/$scenario.sh" 2>&1 | tee "$logs/$scenario.log" || status=$?
+  statuses[$scenario]="exit $status"
+  [ "$status" -eq 0 ] || failed=1
+done
+
+echo
+echo "=== summary (nproc $(nproc))"
+touch "$logs/none.log"  # so that the globs below always match a file
+for scenario in "${scenarios[@]}"; do
+  grep -s '^TARGET ' "$logs/$scenario.log" || true
+done
+grep -q '^TARGET ' "$logs"/*.log || { echo "run: no TARGET line was printed"; failed=1; }
+grep -q '^TARGET .*FAIL$' "$logs"/*.log && failed=1
+# wrk prints these two lines only when there were errors; a scenario script may pass its output through.
+if grep -hE 'Non-2xx or 3xx responses:|Socket errors:' "$logs"/*.log; then
+  echo "run: some run had non-2xx responses or socket errors"
+  failed=1
+fi
+for scenario in "${scenarios[@]}"; do
+  echo "Benchmarks/$scenario.sh: ${statuses[$scenario]}"
+done
+if [ "$failed" -eq 0 ]; then
+  echo "run: every target met, no errors"
+else
+  echo "run: FAILED (see the FAIL lines and messages above)"
+fi
+exit "$failed"

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# Durable-write scenario of the benchmark suite: PUT tab-order at 64 concurrent connections against a release
+# tabconfig with its default settings (group commit), against (a) the same binary with one fsync per write
+# (TABCONFIG_GROUP_COMMIT=false) and (b) PostgreSQL 15 doing the equivalent upsert through pgbench
+# (synchronous_commit=on, fsync=on) at the same concurrency. Every server runs alone, on the same disk, for the same
+# time after a 2 s warm-up. Prints a table of requests/s, p50/p99 and tabconfig ÷ server, and lines
+#   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
+# for the two ratio targets and for zero non-2xx responses and socket errors in every run. Exits 1 if any is FAIL
+# or if what tabconfig stored does not read back.
+#
+#   Benchmarks/writes.sh        (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
+#
+# Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION (seconds
+# per measured run, default 10). Workload: Benchmarks/put-tab-order.lua (wrk), Benchmarks/pgbench-schema.sql and
+# Benchmarks/pgbench-upsert.sql (pgbench). PostgreSQL refuses to run as root: as root, its cluster and pgbench run
+# as the `postgres` user that the Debian package creates.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+duration=${BENCH_DURATION:-10}
+warmup=2
+connections=64
+pgbin=/usr/lib/postgresql/15/bin
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Tools from apt when missing: wrk, curl, python3 (free ports, percentiles) and PostgreSQL 15 (server and pgbench).
+missing=()
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+[ -x "$pgbin/postgres" ] && [ -x "$pgbin/pgbench" ] || missing+=(postgresql-15)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "writes: apt-get install ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+bash scripts/install-deps.sh
+
+if [ -z "${TABCONFIG_BINARY:-}" ]; then
+  echo "writes: swift build -c release --scratch-path .build-bench --product tabconfig"
+  swift build -c release --scratch-path .build-bench --product tabconfig >/dev/null
+  TABCONFIG_BINARY="$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig"
+fi
+
+# Everything of this run lives in one directory on disk (not tmpfs: the stores fsync), removed at exit. Both stores
+# are in it, so they share a file system. As root, PostgreSQL runs as `postgres`, which must reach its directory.
+mkdir -p .build-bench
+work=$(mktemp -d "$repo/.build-bench/writes.XXXXXX")
+pgdir="$work/postgres"
+mkdir "$pgdir"
+as_postgres() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+  chmod 755 "$work"
+  chown postgres:postgres "$pgdir"
+  as_postgres() { runuser -u postgres -- "$@"; }
+  if ! as_postgres test -w "$pgdir"; then
+    echo "writes: the postgres user cannot reach $pgdir; put the repository where it can (not under /root)" >&2
+    exit 1
+  fi
+fi
+echo "writes: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
+
+server_pid=
+pg_running=0
+cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  if [ "$pg_running" = 1 ]; then
+    as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Converts a wrk latency (123.45us, 1.23ms, 2.00s) to milliseconds.
+to_ms() {
+  awk -v v="$1" 'BEGIN {
+    n = v + 0
+    if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
+    printf "%.2f", n }'
+}
+
+failed=0
+targets=()
+declare -A rps p50 p99
+
+# target NAME MEASURED OP VALUE: records the TARGET line (printed after the table); a non-number fails.
+target() {
+  local verdict
+  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
+    if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
+    print ok ? "PASS" : "FAIL" }')
+  targets+=("TARGET $1: $2 (required $3 $4) $verdict")
+  [ "$verdict" = PASS ] || failed=1
+}
+
+# The bodies the wrk script sends: user u<N> always gets number N % 4 (their orders, to check the read-back).
+expected_orders=(
+  '["home","search","favorites","library","downloads","profile","settings"]'
+  '["home","profile","favorites","search"]'
+  '["home","library","search","downloads","profile"]'
+  '["home","favorites","profile","search","library","settings"]'
+)
+
+# measure_tabconfig NAME [ENV=VALUE...]: starts tabconfig on a fresh data directory, warms up, runs wrk with the
+# PUT script, then checks that three written users read back and that /readyz is 200, and stops the server.
+measure_tabconfig() {
+  local name=$1 output non2xx non200 socket user body order status revisions=()
+  shift
+  mkdir "$work/$name"
+  start_server "$TABCONFIG_BINARY" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench "$@"
+  local base="http://127.0.0.1:$port"
+  wrk -t1 -c"$connections" -d"${warmup}s" -s Benchmarks/put-tab-order.lua "$base" >/dev/null 2>&1
+  output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency -s Benchmarks/put-tab-order.lua "$base" 2>&1)
+  rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
+  p50[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "50%" { print $2; exit }' <<<"$output")")
+  p99[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "99%" { print $2; exit }' <<<"$output")")
+  non2xx=$(sed -n 's/^ *Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$output")
+  non200=$(sed -n 's/^put-tab-order.lua: non-200 responses: \([0-9]*\)$/\1/p' <<<"$output")
+  socket=$(sed -n 's/^ *Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$output")
+  if [ -z "${rps[$name]}" ] || [ -z "$non200" ]; then
+    printf '%s\n' "$output" >&2
+    rps[$name]=0
+    non200=1
+  fi
+  echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output"), non-200 responses: $non200"
+  grep -E 'Non-2xx|Socket errors|first non-200' <<<"$output" >&2 || true
+  target "errors/put/$name" "$(( non200 + ${non2xx:-0} + $(awk '{ print $1 + $2 + $3 + $4 }' <<<"${socket:-0 0 0 0}") ))" "==" 0
+
+  # u0 is not among the checked users: wrk calls request() once before the run to check the script.
+  for user in 1 2 3; do
+    body=$(curl -s -w '\n%{http_code}' "$base/v1/clients/ios-phone/users/u$user/tab-order")
+    status=$(tail -n 1 <<<"$body")
+    order=$(head -n 1 <<<"$body" | sed -n 's/.*"order":\(\[[^]]*\]\).*/\1/p')
+    revisions+=("u$user r$(head -n 1 <<<"$body" | sed -n 's/.*"revision":\([0-9]*\).*/\1/p')")
+    if [ "$status" != 200 ] || [ "$order" != "${expected_orders[$((user % 4))]}" ]; then
+      echo "writes: $name: GET u$user/tab-order answered $status $(head -n 1 <<<"$body"), expected order ${expected_orders[$((user % 4))]}" >&2
+      failed=1
+    fi
+  done
+  status=$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz")
+  [ "$status" = 200 ] || { echo "writes: $name: /readyz answered $status after the run" >&2; failed=1; }
+  echo "$name: read back ${revisions[*]} with the written orders; /readyz $status; journal $(du -h "$work/$name/store/customizations.journal" | cut -f1)"
+  if ! stop_server; then
+    echo "writes: $name: tabconfig did not exit cleanly on SIGTERM" >&2
+    failed=1
+  fi
+}
+
+# measure_postgres: a throwaway PostgreSQL 15 cluster in $pgdir, the table, a warm-up, then the measured pgbench run
+# with per-transaction logs for p50/p99.
+measure_postgres() {
+  local pgport output tps transactions aborted
+  pgport=$(free_port)
+  as_postgres "$pgbin/initdb" -D "$pgdir/data" -U bench --auth=trust -E UTF8 --no-locale >"$pgdir/initdb.log" 2>&1 ||
+    { cat "$pgdir/initdb.log" >&2; exit 1; }
+  as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -o \
+    "-c port=$pgport -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdir -c fsync=on -c synchronous_commit=on -c max_connections=200" \
+    start >/dev/null || { cat "$pgdir/server.log" >&2; exit 1; }
+  pg_running=1
+  cp Benchmarks/pgbench-schema.sql Benchmarks/pgbench-upsert.sql "$pgdir/"
+  if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$pgdir"/pgbench-*.sql; fi
+  local connect=(-h 127.0.0.1 -p "$pgport" -U bench)
+  as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -q -v ON_ERROR_STOP=1 -f "$pgdir/pgbench-schema.sql"
+  echo "postgresql: $(as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -Atc \
+    "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', full_page_writes=' || current_setting('full_page_writes') || ', wal_sync_method=' || current_setting('wal_sync_method') || ', shared_buffers=' || current_setting('shared_buffers')")"
+  local bench=("$pgbin/pgbench" "${connect[@]}" -n -c "$connections" -j 2 -M prepared -f "$pgdir/pgbench-upsert.sql")
+  as_postgres "${bench[@]}" -T "$warmup" postgres >/dev/null 2>&1
+  output=$(as_postgres "${bench[@]}" -T "$duration" -l --log-prefix="$pgdir/txlog" postgres 2>&1) ||
+    { printf '%s\n' "$output" >&2; failed=1; }
+  tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' <<<"$output")
+  transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$output")
+  aborted=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' <<<"$output")
+  rps[postgresql]=$(awk -v t="${tps:-0}" 'BEGIN { printf "%.2f", t }')
+  # Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.
+  read -r 'p50[postgresql]' 'p99[postgresql]' < <(cat "$pgdir"/txlog.* | python3 -c '
+import sys
+latencies = sorted(int(line.split()[2]) for line in sys.stdin if line.strip())
+pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+print("%.2f %.2f" % (pick(0.50), pick(0.99)) if latencies else "0 0")')
+  echo "postgresql: $transactions transactions in ${duration}s, $(sed -n 's/^latency average = //p' <<<"$output") average, failed transactions: ${aborted:-?}"
+  target "errors/put/postgresql" "$(( ${aborted:-1} ))" "==" 0
+  echo "postgresql: $(as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -Atc \
+    "select count(*) || ' rows, revisions summing to ' || sum(revision) from customizations")"
+  as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null
+  pg_running=0
+}
+
+echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "each server alone, ${warmup}s warm-up then:"
+echo "  wrk -t1 -c$connections -d${duration}s --latency -s Benchmarks/put-tab-order.lua http://127.0.0.1:PORT"
+echo "  pgbench -n -c $connections -j 2 -T $duration -M prepared -f Benchmarks/pgbench-upsert.sql -l"
+
+# The baseline needs a binary that knows TABCONFIG_GROUP_COMMIT; an older one would ignore it and group-commit.
+if ! grep -q TABCONFIG_GROUP_COMMIT "$TABCONFIG_BINARY"; then
+  echo "writes: $TABCONFIG_BINARY does not know TABCONFIG_GROUP_COMMIT: the one-fsync run would group-commit" >&2
+  exit 1
+fi
+
+source scripts/server.sh
+measure_tabconfig group-commit
+measure_tabconfig one-fsync TABCONFIG_GROUP_COMMIT=false
+measure_postgres
+
+ratio() {
+  awk -v a="${rps[group-commit]}" -v b="${rps[$1]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+echo
+printf '%-12s %-36s %12s %9s %9s %20s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server"
+declare -A label=(
+  [group-commit]="tabconfig (group commit)"
+  [one-fsync]="tabconfig (one fsync per write)"
+  [postgresql]="PostgreSQL 15 upsert (pgbench)"
+)
+for server in group-commit one-fsync postgresql; do
+  shown=-
+  [ "$server" = group-commit ] || shown=$(ratio "$server")
+  printf '%-12s %-36s %12s %9s %9s %20s\n' put-order "${label[$server]}" "${rps[$server]}" "${p50[$server]}" \
+    "${p99[$server]}" "$shown"
+done
+echo
+
+target put/one-fsync "$(ratio one-fsync)" ">=" 5
+target put/postgresql "$(ratio postgresql)" ">=" 1.0
+printf '%s\n' "${targets[@]}"
+exit "$failed"
