@@ -183,7 +183,7 @@ main (int argc, char **argv)
                                MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) &address,
                                MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 1024,
                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
-                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
+                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (32 * 1024),
                                MHD_OPTION_THREAD_POOL_SIZE, threads,
                                MHD_OPTION_END);
   else
@@ -191,7 +191,7 @@ main (int argc, char **argv)
                                MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) &address,
                                MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 1024,
                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 30,
-                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
+                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (32 * 1024),
                                MHD_OPTION_END);
   if (NULL == daemon)
   {

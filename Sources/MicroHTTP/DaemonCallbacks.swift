@@ -162,6 +162,11 @@ enum DaemonCallbacks {
         if let deferred = response.deferred {
             return suspend(until: deferred, for: state, on: connection, context: context)
         }
+        if let prepared = response.prepared?.handle, (200...599).contains(response.status),
+            !context.draining.load(ordering: .relaxed)
+        {
+            return MHD_queue_response(connection, UInt32(response.status), prepared)
+        }
         var status = response.status
         if !(200...599).contains(status) {
             context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
@@ -241,7 +246,7 @@ enum DaemonCallbacks {
     }
 
     /// Header fields libmicrohttpd writes itself from the body it sends.
-    private static let managedHeaders: Set<String> = ["content-length", "transfer-encoding"]
+    static let managedHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
     private static func makeRequest(
         connection: OpaquePointer,

@@ -3,15 +3,23 @@ import Foundation
 /// An HTTP response produced by a ``Responder``.
 public struct Response: Sendable {
     /// The status code.
-    public var status: Int
+    public var status: Int {
+        didSet { prepared = nil }
+    }
     /// The response header fields. `Content-Length` is computed by the server.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        didSet { prepared = nil }
+    }
     /// The body. Ignored for 204 and 304, and for streamed responses.
-    public var body: Data
+    public var body: Data {
+        didSet { prepared = nil }
+    }
     /// The stream of a streamed response, else nil.
     public internal(set) var stream: ResponseStream?
     /// The pending answer of a deferred response, else nil.
     public internal(set) var deferred: DeferredResponse?
+    /// The response built once that this one sends, else nil; changing the status, headers or body clears it.
+    public internal(set) var prepared: PreparedResponse?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
@@ -20,5 +28,6 @@ public struct Response: Sendable {
         self.body = body
         self.stream = nil
         self.deferred = nil
+        self.prepared = nil
     }
 }

@@ -21,7 +21,7 @@ extension Server {
             set { explicitRequestHeadTimeout = newValue }
         }
         /// Bytes of memory per connection; bounds the request head (libmicrohttpd answers 431/414 past it).
-        public var connectionMemoryLimit: Int = 64 * 1024
+        public var connectionMemoryLimit: Int = 32 * 1024
         /// The largest request body accepted, in bytes; larger ones are answered with 413.
         public var maxBodySize: Int = 1024 * 1024
 

@@ -13,7 +13,7 @@ extension APIHandlers {
             etag: EntityTag.defaultTabs(version: live.stored.version, locale: locale),
             cacheControl: "public, max-age=\(cacheMaxAge)", variesByLanguage: localeQuery == nil)
         if let notModified = validators.notModified(request) { return notModified }
-        return validators.decorate(.json(encoded: catalog.encodedDefault(live, locale: locale)))
+        return catalog.preparedDefault(live, locale: locale, validators: validators)
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in, put

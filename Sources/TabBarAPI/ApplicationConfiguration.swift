@@ -19,7 +19,7 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     /// Seconds of inactivity after which a connection is closed.
     public var connectionTimeout = 30
     /// Bytes of memory per connection, which bounds the request line and headers.
-    public var connectionMemoryLimit = 64 * 1024
+    public var connectionMemoryLimit = 32 * 1024
     /// Worker threads serving requests.
     public var threads = 4
     /// Seconds in-flight requests get to finish on shutdown.

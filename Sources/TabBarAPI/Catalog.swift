@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MicroHTTP
 import Synchronization
 import TabBarModel
 import TabBarStore
@@ -12,6 +13,7 @@ final class Catalog: Sendable {
     private struct State {
         var live: [String: LiveConfig] = [:]
         var encoded: [String: EncodedTabBar] = [:]
+        var prepared: [String: Response] = [:]
     }
 
     let store: any TabBarStore
@@ -53,6 +55,23 @@ final class Catalog: Sendable {
         encodedTabBar(live, locale: locale).defaultBody
     }
 
+    /// The whole `200` answer of the default tab bar of `live` in `locale` with `validators`' headers, prepared once
+    /// and then sent as it is to every request.
+    func preparedDefault(_ live: LiveConfig, locale: String, validators: CacheValidators) -> Response {
+        let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
+            + (validators.variesByLanguage ? "\u{0}vary" : "")
+        if let cached = state.withLock({ $0.prepared[key] }) {
+            return cached
+        }
+        let fresh = validators.decorate(.json(encoded: encodedDefault(live, locale: locale)))
+        let prepared = Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body))
+        state.withLock { state in
+            guard state.live[live.stored.client]?.stored.version == live.stored.version else { return }
+            state.prepared[key] = prepared
+        }
+        return prepared
+    }
+
     /// The encoded pieces of `live`'s tab bar in `locale`, built on first use and then reused.
     func encodedTabBar(_ live: LiveConfig, locale: String) -> EncodedTabBar {
         let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
@@ -79,6 +98,7 @@ final class Catalog: Sendable {
             state.withLock { state in
                 state.live[client] = live
                 state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.prepared = state.prepared.filter { !$0.key.hasPrefix(client + "\u{0}") }
             }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
             events.published(client: client, version: stored.version)
@@ -93,6 +113,7 @@ final class Catalog: Sendable {
             state.withLock { state in
                 state.live[client] = nil
                 state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.prepared = state.prepared.filter { !$0.key.hasPrefix(client + "\u{0}") }
             }
             if existed {
                 logger.info("deleted client", metadata: ["client": "\(client)"])
