@@ -30,8 +30,13 @@ final class ConnectionDeadlines: Sendable {
     /// the kernel's coarse clock.
     private static let arrivalSlack: Duration = .milliseconds(50)
 
+    /// One lock's share of the connections; several, so that worker threads seldom wait on each other.
+    private final class Shard: Sendable {
+        let entries = Mutex<[Int: Entry]>([:])
+    }
+
     private let headTimeout: Duration
-    private let entries = Mutex<[Int: Entry]>([:])
+    private let shards = (0..<16).map { _ in Shard() }
 
     /// Creates the registry; `headTimeout` of zero or less disables the deadline.
     init(headTimeout: Duration) {
@@ -49,30 +54,36 @@ final class ConnectionDeadlines: Sendable {
             return
         }
         let deadline = ContinuousClock.now.advanced(by: headTimeout)
-        entries.withLock { $0[Self.key(connection)] = Entry(descriptor: descriptor, phase: .awaitingHead(deadline: deadline)) }
+        shard(connection).entries.withLock {
+            $0[Self.key(connection)] = Entry(descriptor: descriptor, phase: .awaitingHead(deadline: deadline))
+        }
     }
 
     /// Forgets a connection; called before libmicrohttpd closes its socket.
     func closed(_ connection: OpaquePointer) {
-        _ = entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+        _ = shard(connection).entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
     }
 
     /// Notes that the connection's current request head is complete.
     func headReceived(_ connection: OpaquePointer) {
-        entries.withLock { $0[Self.key(connection)]?.phase = .headReceived }
+        shard(connection).entries.withLock { $0[Self.key(connection)]?.phase = .headReceived }
     }
 
     /// Notes that the connection's request is over; the connection may now idle before its next request.
     func requestFinished(_ connection: OpaquePointer) {
         let now = ContinuousClock.now
-        entries.withLock { $0[Self.key(connection)]?.phase = .idle(since: now) }
+        shard(connection).entries.withLock { $0[Self.key(connection)]?.phase = .idle(since: now) }
     }
 
     /// Shuts down the sockets of connections whose request head is overdue; returns how many.
     @discardableResult
     func reap() -> Int {
         let now = ContinuousClock.now
-        return entries.withLock { entries in
+        return shards.reduce(0) { $0 + reap($1, now: now) }
+    }
+
+    private func reap(_ shard: Shard, now: ContinuousClock.Instant) -> Int {
+        shard.entries.withLock { entries in
             var reaped = 0
             for (key, entry) in entries {
                 switch entry.phase {
@@ -107,5 +118,10 @@ final class ConnectionDeadlines: Sendable {
 
     private static func key(_ connection: OpaquePointer) -> Int {
         Int(bitPattern: connection)
+    }
+
+    /// The shard of a connection: its address without the low bits every allocation shares.
+    private func shard(_ connection: OpaquePointer) -> Shard {
+        shards[(Self.key(connection) >> 6) & (shards.count - 1)]
     }
 }
