@@ -97,9 +97,8 @@ if [ -z "${BENCH_MHD_TURBO:-}" ]; then
   BENCH_MHD_TURBO=0
   grep -q 'MHD_USE_TURBO' "$daemon_source" && BENCH_MHD_TURBO=1
 fi
-threads=${TABCONFIG_THREADS:-$(sed -n 's/.*public var threads = \([0-9]*\).*/\1/p' \
-  Sources/TabBarAPI/ApplicationConfiguration.swift | head -n 1)}
-threads=${threads:-4}
+# The service's default pool is one worker thread per core (ApplicationConfiguration.threads).
+threads=${TABCONFIG_THREADS:-$(nproc)}
 ceiling_flags=(--mode "$BENCH_MHD_MODE" --threads "$threads")
 [ "$BENCH_MHD_TURBO" = 1 ] && ceiling_flags+=(--turbo)
 
@@ -228,6 +227,21 @@ verify ceiling "http://127.0.0.1:$port"
 measure_both ceiling "http://127.0.0.1:$port"
 stop_current
 
+# The ceiling in its own fastest pool here, one thread (wrk holds the other core), without a target: how far the
+# like-for-like row above is from what libmicrohttpd alone can do on this machine.
+servers=(tabconfig ceiling)
+if [ "$threads" != 1 ]; then
+  port=$(free_port)
+  "$work/ceiling" --port "$port" --mode "$BENCH_MHD_MODE" --threads 1 "$default_path=$www$default_path" \
+    "$user_path=$www$user_path" >"$work/ceiling1.log" 2>&1 &
+  server_pid=$!
+  wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling1.log"
+  measure_both ceiling1 "http://127.0.0.1:$port"
+  stop_current
+  servers+=(ceiling1)
+fi
+servers+=(nginx hummingbird)
+
 port=$(free_port)
 user_line=
 [ "$(id -u)" -eq 0 ] && user_line='user root;'
@@ -257,11 +271,12 @@ printf '%-12s %-26s %12s %9s %9s %20s\n' scenario server req/s p50-ms p99-ms "ta
 declare -A label=(
   [tabconfig]="tabconfig"
   [ceiling]="C libmicrohttpd (ceiling)"
+  [ceiling1]="C libmicrohttpd, 1 thread"
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
 for scenario in get-default get-user; do
-  for server in tabconfig ceiling nginx hummingbird; do
+  for server in "${servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
     printf '%-12s %-26s %12s %9s %9s %20s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \

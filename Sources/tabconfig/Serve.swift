@@ -23,7 +23,7 @@ struct Serve: ParsableCommand {
     var perIPConnectionLimit: Int?
     @Option(name: .customLong("connection-timeout"), help: "Idle seconds before a connection is closed (TABCONFIG_CONNECTION_TIMEOUT, default 30).")
     var connectionTimeout: Int?
-    @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default 4).")
+    @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default one per core).")
     var threads: Int?
     @Option(name: .customLong("cache-max-age"), help: "Cache-Control max-age in seconds (TABCONFIG_CACHE_MAX_AGE, default 60).")
     var cacheMaxAge: Int?
