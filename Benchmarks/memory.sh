@@ -15,14 +15,11 @@
 # (how many to seed, default 1000000). BenchmarkSeeder is built into .build-bench/ as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 repo=$(pwd)
 count=${BENCH_CUSTOMIZATIONS:-1000000}
 rss_limit_mb=400
 ready_limit_seconds=5
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
 
 # Tools from apt when missing: python3 runs the start, the polling and the reads with a monotonic clock.
 missing=()
@@ -160,7 +157,6 @@ size_mb() {
   { stat -c %s "$1" 2>/dev/null || echo 0; } | awk '{ printf "%.1f", $1 / 1048576 }'
 }
 
-failed=0
 declare -A ready rss hwm rss_after disk
 # measure NAME: runs start_and_measure and records its RESULT under NAME, with the data's size on disk.
 measure() {
@@ -200,14 +196,7 @@ worst() {
   awk -v format="$format" '{ for (i = 1; i <= NF; i++) if ($i !~ /^[0-9.]+$/) bad = 1; else if ($i + 0 > m) m = $i + 0 }
     END { if (bad) print "-"; else printf format "\n", m }' <<<"$*"
 }
-target() {
-  local verdict
-  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
-    if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
-    print ok ? "PASS" : "FAIL" }')
-  echo "TARGET $1: $2 (required $3 $4) $verdict"
-  [ "$verdict" = PASS ] || failed=1
-}
 target memory/rss-mb "$(worst %.1f "${rss[journal]} ${rss_after[journal]} ${rss[snapshot]} ${rss_after[snapshot]}")" "<=" "$rss_limit_mb"
 target memory/ready-seconds "$(worst %.3f "${ready[journal]} ${ready[snapshot]}")" "<=" "$ready_limit_seconds"
+printf '%s\n' "${targets[@]}"
 exit "$failed"

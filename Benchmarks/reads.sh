@@ -15,14 +15,12 @@
 # service (by default it uses the mode, MHD_USE_TURBO and pool size read from the service's sources).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 repo=$(pwd)
 duration=${BENCH_DURATION:-10}
 warmup=2
 connections=64
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
 
 # Tools: wrk, nginx, gcc, curl and python3 (free ports) from apt when missing; libmicrohttpd-dev and pkg-config
 # through scripts/install-deps.sh.
@@ -102,9 +100,6 @@ threads=${TABCONFIG_THREADS:-$(nproc)}
 ceiling_flags=(--mode "$BENCH_MHD_MODE" --threads "$threads")
 [ "$BENCH_MHD_TURBO" = 1 ] && ceiling_flags+=(--turbo)
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # wait_ready URL LOG…: waits until URL answers 200, at most 20 s; else prints the server's logs and fails.
 wait_ready() {
@@ -146,27 +141,9 @@ echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
 echo "each server alone, ${warmup}s warm-up then: $wrk_command"
 echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads"
 
-# Converts a wrk latency (123.45us, 1.23ms, 2.00s) to milliseconds.
-to_ms() {
-  awk -v v="$1" 'BEGIN {
-    n = v + 0
-    if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-    printf "%.2f", n }'
-}
 
-failed=0
-targets=()
 declare -A rps p50 p99
 
-# target NAME MEASURED OP VALUE: records the TARGET line (printed after the table); a non-number fails.
-target() {
-  local verdict
-  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
-    if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
-    print ok ? "PASS" : "FAIL" }')
-  targets+=("TARGET $1: $2 (required $3 $4) $verdict")
-  [ "$verdict" = PASS ] || failed=1
-}
 
 # percentile P < wrk output: the P% latency of wrk's latency distribution, in milliseconds.
 percentile() {

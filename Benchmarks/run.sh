@@ -13,6 +13,7 @@
 # Benchmarks/README.md explains the scenarios, their references and how to read the ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 
 usage() {
   echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory]" >&2
@@ -37,9 +38,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
 
 # Tools from apt when missing: wrk and nginx for the reads, PostgreSQL 15 (server and pgbench) for the writes.
 missing=()

@@ -16,15 +16,13 @@
 # as the `postgres` user that the Debian package creates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/lib.sh
 repo=$(pwd)
 duration=${BENCH_DURATION:-10}
 warmup=2
 connections=64
 pgbin=/usr/lib/postgresql/15/bin
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
-}
 
 # Tools from apt when missing: wrk, curl, python3 (free ports, percentiles) and PostgreSQL 15 (server and pgbench).
 missing=()
@@ -77,31 +75,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
-# Converts a wrk latency (123.45us, 1.23ms, 2.00s) to milliseconds.
-to_ms() {
-  awk -v v="$1" 'BEGIN {
-    n = v + 0
-    if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
-    printf "%.2f", n }'
-}
 
-failed=0
-targets=()
 declare -A rps p50 p99
 
-# target NAME MEASURED OP VALUE: records the TARGET line (printed after the table); a non-number fails.
-target() {
-  local verdict
-  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
-    if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
-    print ok ? "PASS" : "FAIL" }')
-  targets+=("TARGET $1: $2 (required $3 $4) $verdict")
-  [ "$verdict" = PASS ] || failed=1
-}
 
 # The bodies the wrk script sends: user u<N> always gets number N % 4 (their orders, to check the read-back).
 expected_orders=(

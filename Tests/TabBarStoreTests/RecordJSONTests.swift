@@ -4,20 +4,9 @@ import Testing
 
 @Suite("Record JSON: the direct writer and the fast reader agree with Codable")
 struct RecordJSONTests {
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let texts = ["home", "u42", "", "a\"b", "back\\slash", "new\nline", "tab\t", "\u{1}ctl", "ünï", "✓/x", "🚀"]
 
-    private static func randomRecord(_ generator: inout SplitMix) -> JournalRecord {
+    private static func randomRecord(_ generator: inout SplitMix64) -> JournalRecord {
         func text() -> String { texts.randomElement(using: &generator)! }
         let key = CustomizationKey(client: text(), user: text())
         let sequence: UInt64? = Bool.random(using: &generator) ? generator.next() : nil
@@ -41,7 +30,7 @@ struct RecordJSONTests {
 
     @Test("5,000 random records: written directly, read by Codable and by the fast path; Codable output read fast")
     func roundTrips() throws {
-        var generator = SplitMix(state: 99)
+        var generator = SplitMix64(seed: 99)
         for _ in 0..<5000 {
             let record = Self.randomRecord(&generator)
             let direct = record.json()

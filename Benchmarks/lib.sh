@@ -1,0 +1,32 @@
+# Shared by the benchmark scripts (sourced, not run): root/sudo, free ports, wrk latencies, TARGET lines.
+
+# as_root COMMAND…: runs it as root, through sudo when not root already.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# free_port: a TCP port free on 127.0.0.1 right now.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# to_ms LATENCY: a wrk latency (123.45us, 1.23ms, 2.00s) in milliseconds.
+to_ms() {
+  awk -v v="$1" 'BEGIN {
+    n = v + 0
+    if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000
+    printf "%.2f", n }'
+}
+
+failed=0
+targets=()
+
+# target NAME MEASURED OP VALUE: records the TARGET line (printed after the table); a non-number fails.
+target() {
+  local verdict
+  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
+    if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
+    print ok ? "PASS" : "FAIL" }')
+  targets+=("TARGET $1: $2 (required $3 $4) $verdict")
+  [ "$verdict" = PASS ] || failed=1
+}
