@@ -10,7 +10,9 @@
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
 # Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION
-# (seconds per measured run, default 10), TABCONFIG_THREADS (the service's and the ceiling's thread pool),
+# (seconds per measured run, default 10), BENCH_ROUNDS (measured runs per server and scenario, default 3; the
+# median one is reported, because 2-core loopback runs of the same server differ by up to a factor of 1.6),
+# TABCONFIG_THREADS (the service's and the ceiling's thread pool),
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
 # service (by default it uses the mode, MHD_USE_TURBO and pool size read from the service's sources).
 set -euo pipefail
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 repo=$(pwd)
 duration=${BENCH_DURATION:-10}
+rounds=${BENCH_ROUNDS:-3}
 warmup=2
 connections=64
 
@@ -138,11 +141,11 @@ echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpui
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
   "user tab bar $user_bytes bytes ($user_path$query)"
-echo "each server alone, ${warmup}s warm-up then: $wrk_command"
+echo "each server alone, ${warmup}s warm-up then $rounds times: $wrk_command (the median run is reported)"
 echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads"
 
 
-declare -A rps p50 p99
+declare -A rps p50 p99 runs
 
 
 # percentile P < wrk output: the P% latency of wrk's latency distribution, in milliseconds.
@@ -158,20 +161,28 @@ errors() {
     END { print n + 0 }'
 }
 
-# measure SCENARIO SERVER URL: warm-up, then the measured wrk run; records req/s, p50, p99 and checks errors.
+# measure SCENARIO SERVER URL: warm-up, then `rounds` measured wrk runs; records req/s, p50 and p99 of the run with
+# the median req/s, and checks the errors of every run.
 measure() {
-  local scenario=$1 server=$2 url=$3 output
+  local scenario=$1 server=$2 url=$3 output round all=() errors_total=0 median
   wrk -t1 -c"$connections" -d"${warmup}s" "$url" >/dev/null 2>&1 || true
-  output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url" 2>&1) || true
-  rps[$scenario/$server]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
+  for ((round = 0; round < rounds; round++)); do
+    output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url" 2>&1) || true
+    if ! grep -q '^Requests/sec:' <<<"$output"; then
+      printf '%s\n' "$output" >&2
+    fi
+    grep -E 'Non-2xx|Socket errors' <<<"$output" | sed "s#^ *#$scenario $server: #" >&2 || true
+    errors_total=$((errors_total + $(errors <<<"$output")))
+    printf '%s\n' "$output" >"$work/run.$round"
+    all+=("$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output" | grep . || echo 0) $round")
+  done
+  median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((rounds + 1) / 2))p")
+  output=$(cat "$work/run.${median#* }")
+  rps[$scenario/$server]=${median% *}
   p50[$scenario/$server]=$(percentile 50 <<<"$output")
   p99[$scenario/$server]=$(percentile 99 <<<"$output")
-  if [ -z "${rps[$scenario/$server]}" ]; then
-    printf '%s\n' "$output" >&2
-    rps[$scenario/$server]=0
-  fi
-  grep -E 'Non-2xx|Socket errors' <<<"$output" | sed "s#^ *#$scenario $server: #" >&2 || true
-  target "errors/$scenario/$server" "$(errors <<<"$output")" "==" 0
+  runs[$scenario/$server]=$(printf '%s\n' "${all[@]}" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }')
+  target "errors/$scenario/$server" "$errors_total" "==" 0
 }
 
 # verify SERVER BASE: the server answers both paths with the same bytes as tabconfig, as application/json.
@@ -244,7 +255,7 @@ ratio() {
 }
 
 echo
-printf '%-12s %-26s %12s %9s %9s %20s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server"
+printf '%-12s %-26s %12s %9s %9s %20s  %s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server" "every run"
 declare -A label=(
   [tabconfig]="tabconfig"
   [ceiling]="C libmicrohttpd (ceiling)"
@@ -256,8 +267,8 @@ for scenario in get-default get-user; do
   for server in "${servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
-    printf '%-12s %-26s %12s %9s %9s %20s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
-      "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "$shown"
+    printf '%-12s %-26s %12s %9s %9s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
+      "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "$shown" "${runs[$scenario/$server]}"
   done
 done
 echo
