@@ -435,17 +435,23 @@ data_dir="$work/data"
 mkdir -p "$data_dir"
 as_root chown 10001:10001 "$data_dir"
 port=$(free_port)
+# start_and_await_health NAME: starts the container and checks that /healthz answers within 10 s; stops the test
+# (with the container's logs) when it does not.
+start_and_await_health() {
+  start_container "$1"
+  if wait_healthy; then
+    ok "/healthz answered $healthy_ms ms after podman run"
+  else
+    not_ok "/healthz did not answer within 10 s"
+    container_logs "$container"
+    exit 1
+  fi
+}
+
 secret=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
 jwt=$(mint_jwt "$secret" "$test_user")
 echo "  port $port (host network), data $data_dir (owner uid 10001), TABCONFIG_JWT_HS256_SECRET set"
-start_container first
-if wait_healthy; then
-  ok "/healthz answered $healthy_ms ms after podman run"
-else
-  not_ok "/healthz did not answer within 10 s"
-  container_logs "$container"
-  exit 1
-fi
+start_and_await_health first
 
 pid=$(pm inspect --format '{{.State.Pid}}' "$container")
 uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")
@@ -502,14 +508,7 @@ fi
 stop_container
 
 section "restart: a new container on the same volume"
-start_container second
-if wait_healthy; then
-  ok "/healthz answered $healthy_ms ms after podman run"
-else
-  not_ok "/healthz did not answer within 10 s"
-  container_logs "$container"
-  exit 1
-fi
+start_and_await_health second
 http GET "/v1/clients/ios-phone/users/$test_user/tabs"
 after=$(json_get "$http_body" '[t["id"] for t in d["tabs"]]' 2>/dev/null || echo "$http_body")
 if [ "$http_status" = 200 ] && [ "$after" = "$before" ]; then
