@@ -14,6 +14,12 @@ final class Catalog: Sendable {
         var live: [String: LiveConfig] = [:]
         var encoded: [String: EncodedTabBar] = [:]
         var prepared: [String: Response] = [:]
+
+        /// Drops the cached encodings of every version of `client`.
+        mutating func forgetEncodings(of client: String) {
+            encoded = encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
+            prepared = prepared.filter { !$0.key.hasPrefix(client + "\u{0}") }
+        }
     }
 
     let store: any TabBarStore
@@ -60,30 +66,33 @@ final class Catalog: Sendable {
     func preparedDefault(_ live: LiveConfig, locale: String, validators: CacheValidators) -> Response {
         let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
             + (validators.variesByLanguage ? "\u{0}vary" : "")
-        if let cached = state.withLock({ $0.prepared[key] }) {
-            return cached
+        return cached(key, in: \.prepared, for: live) {
+            let fresh = validators.decorate(.json(encoded: encodedDefault(live, locale: locale)))
+            return Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body))
         }
-        let fresh = validators.decorate(.json(encoded: encodedDefault(live, locale: locale)))
-        let prepared = Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body))
-        state.withLock { state in
-            guard state.live[live.stored.client]?.stored.version == live.stored.version else { return }
-            state.prepared[key] = prepared
-        }
-        return prepared
     }
 
     /// The encoded pieces of `live`'s tab bar in `locale`, built on first use and then reused.
     func encodedTabBar(_ live: LiveConfig, locale: String) -> EncodedTabBar {
-        let key = Self.cacheKey(live.stored.client, live.stored.version, locale)
-        if let cached = state.withLock({ $0.encoded[key] }) {
-            return cached
+        cached(Self.cacheKey(live.stored.client, live.stored.version, locale), in: \.encoded, for: live) {
+            EncodedTabBar(live: live, locale: locale)
         }
-        let encoded = EncodedTabBar(live: live, locale: locale)
+    }
+
+    /// The value under `key` in one of the caches, built outside the lock on first use and kept only while `live`
+    /// is still its client's live version.
+    private func cached<Value: Sendable>(
+        _ key: String, in cache: WritableKeyPath<State, [String: Value]>, for live: LiveConfig, build: () -> Value
+    ) -> Value {
+        if let hit = state.withLock({ $0[keyPath: cache][key] }) {
+            return hit
+        }
+        let value = build()
         state.withLock { state in
             guard state.live[live.stored.client]?.stored.version == live.stored.version else { return }
-            state.encoded[key] = encoded
+            state[keyPath: cache][key] = value
         }
-        return encoded
+        return value
     }
 
     /// Publishes `config` as the new live version of `client`; `expectedVersion` (0 = none yet) makes it conditional.
@@ -97,8 +106,7 @@ final class Catalog: Sendable {
             let live = LiveConfig(stored: stored, config: config)
             state.withLock { state in
                 state.live[client] = live
-                state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
-                state.prepared = state.prepared.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.forgetEncodings(of: client)
             }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
             events.published(client: client, version: stored.version)
@@ -112,8 +120,7 @@ final class Catalog: Sendable {
             let existed = try store.deleteClient(client)
             state.withLock { state in
                 state.live[client] = nil
-                state.encoded = state.encoded.filter { !$0.key.hasPrefix(client + "\u{0}") }
-                state.prepared = state.prepared.filter { !$0.key.hasPrefix(client + "\u{0}") }
+                state.forgetEncodings(of: client)
             }
             if existed {
                 logger.info("deleted client", metadata: ["client": "\(client)"])

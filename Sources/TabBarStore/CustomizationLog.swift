@@ -118,14 +118,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     {
         condition.lock()
         defer { condition.unlock() }
-        try checkWritable()
-        let head = currentHead(key)
-        if let expectedRevision, expectedRevision != (head.exists ? head.revision : 0) {
-            throw StoreError.revisionMismatch
-        }
-        let revision = head.revision + 1
-        let sequence = try enqueue(.put(key, revision: revision, value: value))
-        pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
+        let (revision, sequence) = try enqueuePut(key, value, expectedRevision: expectedRevision, completion: nil)
         try awaitDurable(sequence)
         return CustomizationEntry(revision: revision, value: value)
     }
@@ -139,16 +132,9 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     ) {
         condition.lock()
         do {
-            try checkWritable()
-            let head = currentHead(key)
-            if let expectedRevision, expectedRevision != (head.exists ? head.revision : 0) {
-                throw StoreError.revisionMismatch
-            }
-            let revision = head.revision + 1
-            let sequence = try enqueue(.put(key, revision: revision, value: value)) { result in
+            _ = try enqueuePut(key, value, expectedRevision: expectedRevision) { result, revision in
                 completion(result.map { CustomizationEntry(revision: revision, value: value) })
             }
-            pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
             condition.unlock()
         } catch {
             condition.unlock()
@@ -244,6 +230,27 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         }
         guard let item = table.item(key) else { return (0, false, nil) }
         return (item.revision, item.slot != .reset, nil)
+    }
+
+    /// Checks the expected revision against the key's newest (pending or durable) state and queues the put with the
+    /// next revision; `completion`, if any, gets the outcome and that revision once known.
+    private func enqueuePut(
+        _ key: CustomizationKey, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: (@Sendable (Result<Void, any Error>, UInt64) -> Void)?
+    ) throws -> (revision: UInt64, sequence: UInt64) {
+        try checkWritable()
+        let head = currentHead(key)
+        if let expectedRevision, expectedRevision != (head.exists ? head.revision : 0) {
+            throw StoreError.revisionMismatch
+        }
+        let revision = head.revision + 1
+        var done: Completion?
+        if let completion {
+            done = { result in completion(result, revision) }
+        }
+        let sequence = try enqueue(.put(key, revision: revision, value: value), completion: done)
+        pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
+        return (revision, sequence)
     }
 
     /// Encodes and queues a record with the next sequence number, waking the flusher; returns that number.
