@@ -35,7 +35,6 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                              MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
                              MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
                              MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                           MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
                              MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
                              MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
@@ -64,6 +63,17 @@ CMicroHTTPD_client_address (struct MHD_Connection *connection)
   if (NULL == info)
     return NULL;
   return info->client_addr;
+}
+
+/** The socket context the connection-notify callback stored for a connection, or NULL. */
+static inline void *
+CMicroHTTPD_socket_context (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  if (NULL == info)
+    return NULL;
+  return info->socket_context;
 }
 
 /** The socket of a connection, or -1 if MHD does not know it. */

@@ -7,8 +7,9 @@ import Synchronization
 /// A connection must deliver a complete request head within `headTimeout` of being accepted. After a response it
 /// may idle (libmicrohttpd's idle timeout governs that); once it sends data again, the next head is due within
 /// `headTimeout` of that data. ``reap()`` shuts down the sockets of connections past their deadline; it never
-/// closes them, as libmicrohttpd owns them and closes them itself, and entries are removed under the same lock
-/// before that happens, so a reused descriptor is never touched.
+/// closes them, as libmicrohttpd owns them and closes them itself, and entries leave the registry under the shard's
+/// lock before that happens, so a reused descriptor is never touched. Requests update their connection's entry
+/// through libmicrohttpd's socket context, taking only that entry's lock.
 final class ConnectionDeadlines: Sendable {
     private enum Phase {
         /// Waiting for a request head that is due by `deadline`.
@@ -21,16 +22,23 @@ final class ConnectionDeadlines: Sendable {
         case closing
     }
 
-    private struct Entry {
-        var descriptor: Int32
-        var phase: Phase
+    /// One connection's descriptor and phase. libmicrohttpd's socket context holds a retained reference from the
+    /// connection's start to its close, so each request reaches its entry without a registry lookup.
+    private final class Entry: Sendable {
+        let descriptor: Int32
+        let phase: Mutex<Phase>
+
+        init(descriptor: Int32, phase: Phase) {
+            self.descriptor = descriptor
+            self.phase = Mutex(phase)
+        }
     }
 
     /// How far after a response's end data must arrive to count as the start of the next request, allowing for
     /// the kernel's coarse clock.
     private static let arrivalSlack: Duration = .milliseconds(50)
 
-    /// One lock's share of the connections; several, so that worker threads seldom wait on each other.
+    /// One lock's share of the connections; several, so that opening and closing seldom wait on each other.
     private final class Shard: Sendable {
         let entries = Mutex<[Int: Entry]>([:])
     }
@@ -48,31 +56,36 @@ final class ConnectionDeadlines: Sendable {
         headTimeout > .zero
     }
 
-    /// Records a connection accepted now on socket `descriptor`.
-    func opened(_ connection: OpaquePointer, descriptor: Int32) {
+    /// Records a connection accepted now on socket `descriptor`; returns the retained entry for the connection's
+    /// socket context (nil when deadlines are off), to be passed to ``closed(_:context:)``.
+    func opened(_ connection: OpaquePointer, descriptor: Int32) -> UnsafeMutableRawPointer? {
         guard isEnabled, descriptor >= 0 else {
-            return
+            return nil
         }
-        let deadline = ContinuousClock.now.advanced(by: headTimeout)
-        shard(connection).entries.withLock {
-            $0[Self.key(connection)] = Entry(descriptor: descriptor, phase: .awaitingHead(deadline: deadline))
-        }
+        let entry = Entry(descriptor: descriptor, phase: .awaitingHead(deadline: ContinuousClock.now.advanced(by: headTimeout)))
+        shard(connection).entries.withLock { $0[Self.key(connection)] = entry }
+        return Unmanaged.passRetained(entry).toOpaque()
     }
 
-    /// Forgets a connection; called before libmicrohttpd closes its socket.
-    func closed(_ connection: OpaquePointer) {
+    /// Forgets a connection and releases its socket context; called before libmicrohttpd closes its socket.
+    func closed(_ connection: OpaquePointer, context: UnsafeMutableRawPointer?) {
         _ = shard(connection).entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+        if let context {
+            Unmanaged<Entry>.fromOpaque(context).release()
+        }
     }
 
-    /// Notes that the connection's current request head is complete.
-    func headReceived(_ connection: OpaquePointer) {
-        shard(connection).entries.withLock { $0[Self.key(connection)]?.phase = .headReceived }
+    /// Notes that the current request head of the connection with socket context `context` is complete.
+    func headReceived(context: UnsafeMutableRawPointer?) {
+        guard let context else { return }
+        Unmanaged<Entry>.fromOpaque(context).takeUnretainedValue().phase.withLock { $0 = .headReceived }
     }
 
-    /// Notes that the connection's request is over; the connection may now idle before its next request.
-    func requestFinished(_ connection: OpaquePointer) {
+    /// Notes that the request is over; the connection may now idle before its next request.
+    func requestFinished(context: UnsafeMutableRawPointer?) {
+        guard let context else { return }
         let now = ContinuousClock.now
-        shard(connection).entries.withLock { $0[Self.key(connection)]?.phase = .idle(since: now) }
+        Unmanaged<Entry>.fromOpaque(context).takeUnretainedValue().phase.withLock { $0 = .idle(since: now) }
     }
 
     /// Shuts down the sockets of connections whose request head is overdue; returns how many.
@@ -85,21 +98,23 @@ final class ConnectionDeadlines: Sendable {
     private func reap(_ shard: Shard, now: ContinuousClock.Instant) -> Int {
         shard.entries.withLock { entries in
             var reaped = 0
-            for (key, entry) in entries {
-                switch entry.phase {
-                case .headReceived, .closing:
-                    continue
-                case .idle(let since):
-                    if let arrival = Self.lastArrival(on: entry.descriptor, now: now),
-                        arrival > since.advanced(by: Self.arrivalSlack)
-                    {
-                        entries[key]?.phase = .awaitingHead(deadline: arrival.advanced(by: headTimeout))
-                    }
-                case .awaitingHead(let deadline):
-                    if now >= deadline {
-                        _ = CMicroHTTPD_shutdown_socket(entry.descriptor)
-                        entries[key]?.phase = .closing
-                        reaped += 1
+            for entry in entries.values {
+                entry.phase.withLock { phase in
+                    switch phase {
+                    case .headReceived, .closing:
+                        break
+                    case .idle(let since):
+                        if let arrival = Self.lastArrival(on: entry.descriptor, now: now),
+                            arrival > since.advanced(by: Self.arrivalSlack)
+                        {
+                            phase = .awaitingHead(deadline: arrival.advanced(by: headTimeout))
+                        }
+                    case .awaitingHead(let deadline):
+                        if now >= deadline {
+                            _ = CMicroHTTPD_shutdown_socket(entry.descriptor)
+                            phase = .closing
+                            reaped += 1
+                        }
                     }
                 }
             }

@@ -15,7 +15,7 @@ enum DaemonCallbacks {
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
-            context.deadlines.headReceived(connection)
+            context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
             let state = RequestState(request: makeRequest(connection: connection, url: url, method: method))
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
@@ -53,7 +53,7 @@ enum DaemonCallbacks {
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         if let connection {
-            context.deadlines.requestFinished(connection)
+            context.deadlines.requestFinished(context: CMicroHTTPD_socket_context(connection))
         }
         guard let conCls, let existing = conCls.pointee else {
             return
@@ -81,16 +81,18 @@ enum DaemonCallbacks {
     }
 
     /// Registers each connection with the request-head deadlines when it opens and removes it when it closes.
-    static let connectionEvent: MHD_NotifyConnectionCallback = { cls, connection, _, event in
-        guard let cls, let connection else {
+    /// The connection's deadline entry is kept in its socket context.
+    static let connectionEvent: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+        guard let cls, let connection, let socketContext else {
             return
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         switch event {
         case .CONNECTION_NOTIFY_STARTED:
-            context.deadlines.opened(connection, descriptor: CMicroHTTPD_connection_fd(connection))
+            socketContext.pointee = context.deadlines.opened(connection, descriptor: CMicroHTTPD_connection_fd(connection))
         case .CONNECTION_NOTIFY_CLOSED:
-            context.deadlines.closed(connection)
+            context.deadlines.closed(connection, context: socketContext.pointee)
+            socketContext.pointee = nil
         @unknown default:
             break
         }
@@ -254,10 +256,10 @@ enum DaemonCallbacks {
         method: UnsafePointer<CChar>?
     ) -> Request {
         var request = Request(
-            method: method.map { String(cString: $0) } ?? "",
+            method: method.map(methodName) ?? "",
             path: url.map { String(cString: $0) } ?? "/",
-            queryItems: values(connection, kind: .GET_ARGUMENT_KIND).map { (name: $0.0, value: $0.1) },
-            headers: HTTPHeaders(values(connection, kind: .HEADER_KIND))
+            queryItems: values(connection, kind: .GET_ARGUMENT_KIND, expected: 0),
+            headers: HTTPHeaders(fields: values(connection, kind: .HEADER_KIND, expected: 8))
         )
         if let address = CMicroHTTPD_client_address(connection) {
             request.remoteAddress = SocketAddress.host(of: address)
@@ -265,30 +267,39 @@ enum DaemonCallbacks {
         return request
     }
 
+    /// The method as a string literal for the common ones (no allocation), else a copy of the C string.
+    private static func methodName(_ method: UnsafePointer<CChar>) -> String {
+        for known in knownMethods where known.withCString({ strcmp(method, $0) }) == 0 {
+            return known
+        }
+        return String(cString: method)
+    }
+
+    private static let knownMethods = ["GET", "PUT", "HEAD", "POST", "DELETE"]
+
     private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
     /// Collects the key–value pairs of one kind, in the order libmicrohttpd holds them.
-    private static func values(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(String, String)] {
-        let collector = ValueCollector()
-        withExtendedLifetime(collector) {
-            _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+    private static func values(
+        _ connection: OpaquePointer, kind: MHD_ValueKind, expected: Int
+    ) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        pairs.reserveCapacity(expected)
+        withUnsafeMutablePointer(to: &pairs) { pointer in
+            _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
         }
-        return collector.pairs
+        return pairs
     }
 
+    /// Appends one pair to the array `cls` points to, for the duration of one `MHD_get_connection_values` call.
     private static let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
         guard let cls, let key else {
             return .YES
         }
-        let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-        collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+        pairs.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
         return .YES
-    }
-
-    /// Receives pairs from `MHD_get_connection_values` during one synchronous call.
-    private final class ValueCollector {
-        var pairs: [(String, String)] = []
     }
 }

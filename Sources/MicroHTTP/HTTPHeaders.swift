@@ -15,6 +15,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields = pairs.map { (name: $0.0, value: $0.1) }
     }
 
+    /// Creates a header list holding `fields` as they are.
+    init(fields: [Element]) {
+        self.fields = fields
+    }
+
     /// Creates a header list from a literal, keeping its order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)

@@ -14,7 +14,7 @@ public struct Router: Sendable {
     }
 
     private enum Segment: Sendable, Equatable {
-        case literal(String)
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -32,23 +32,29 @@ public struct Router: Sendable {
     /// Pattern segments like "/v1/clients/{client}/tabs"; `{name}` matches exactly one non-empty path segment.
     /// When several routes match the same request, the one added first wins.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        let segments = Self.split(pattern).map { part -> Segment in
+        let trimmed = pattern.hasPrefix("/") ? pattern.dropFirst() : Substring(pattern)
+        let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false).map { part -> Segment in
             if part.count > 2, part.hasPrefix("{"), part.hasSuffix("}") {
                 return .parameter(String(part.dropFirst().dropLast()))
             }
-            return .literal(String(part))
+            return .literal(Array(part.utf8))
         }
         routes.append(Route(method: method, segments: segments, handler: handler))
     }
 
     /// HEAD matches GET routes. `allowed` is sorted and includes HEAD when GET is allowed.
     public func match(method: String, path: String) -> Match {
-        let parts = Self.split(path)
+        var path = path
+        return path.withUTF8 { match(method: method, path: $0) }
+    }
+
+    /// Matching on the path's bytes: no segment array is built, and parameters only for the route that matches.
+    private func match(method: String, path: UnsafeBufferPointer<UInt8>) -> Match {
         var get: Route?
         var pathMatched = false
-        for route in routes where Self.matches(route.segments, parts) {
+        for route in routes where Self.walk(route.segments, path) {
             if route.method == method {
-                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: parts))
+                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: path))
             }
             pathMatched = true
             if get == nil, route.method == "GET" {
@@ -56,47 +62,50 @@ public struct Router: Sendable {
             }
         }
         if method == "HEAD", let get {
-            return .found(get.handler, parameters: Self.parameters(of: get.segments, in: parts))
+            return .found(get.handler, parameters: Self.parameters(of: get.segments, in: path))
         }
         guard pathMatched else {
             return .notFound
         }
-        var allowed = Set(routes.filter { Self.matches($0.segments, parts) }.map(\.method))
+        var allowed = Set(routes.filter { Self.walk($0.segments, path) }.map(\.method))
         if allowed.contains("GET") {
             allowed.insert("HEAD")
         }
         return .methodNotAllowed(allowed: allowed.sorted())
     }
 
-    private static func split(_ path: String) -> [Substring] {
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
-    }
-
-    /// Whether the pattern matches the path segments (a parameter matches any non-empty segment).
-    private static func matches(_ segments: [Segment], _ parts: [Substring]) -> Bool {
-        guard segments.count == parts.count else {
-            return false
-        }
-        for (segment, part) in zip(segments, parts) {
+    /// Whether the pattern matches the path (a parameter matches any non-empty segment); `capture` gets each
+    /// parameter's name and bytes as they are passed.
+    private static func walk(
+        _ segments: [Segment], _ path: UnsafeBufferPointer<UInt8>,
+        capture: (String, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in }
+    ) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var start = path.first == slash ? 1 : 0
+        for (index, segment) in segments.enumerated() {
+            guard start <= path.count else { return false }
+            var end = start
+            while end < path.count, path[end] != slash { end += 1 }
+            let part = UnsafeBufferPointer(rebasing: path[start..<end])
             switch segment {
             case .literal(let text):
-                guard part == text else { return false }
-            case .parameter:
+                guard part.elementsEqual(text) else { return false }
+            case .parameter(let name):
                 guard !part.isEmpty else { return false }
+                capture(name, part)
             }
+            if index == segments.count - 1 {
+                return end == path.count
+            }
+            start = end + 1
         }
-        return true
+        return false
     }
 
     /// The captured parameters of a pattern known to match.
-    private static func parameters(of segments: [Segment], in parts: [Substring]) -> [String: String] {
+    private static func parameters(of segments: [Segment], in path: UnsafeBufferPointer<UInt8>) -> [String: String] {
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            if case .parameter(let name) = segment {
-                parameters[name] = String(part)
-            }
-        }
+        _ = walk(segments, path) { name, bytes in parameters[name] = String(decoding: bytes, as: UTF8.self) }
         return parameters
     }
 }

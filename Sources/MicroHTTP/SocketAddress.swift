@@ -5,20 +5,32 @@ import Glibc
 
 /// Conversions of C socket addresses to text and numbers.
 enum SocketAddress {
-    /// The numeric host of an IPv4 or IPv6 address, or nil for other families.
+    /// The numeric host of an IPv4 or IPv6 address (an IPv4-mapped IPv6 address as IPv4), or nil for other families.
     static func host(of address: UnsafePointer<sockaddr>) -> String? {
-        let length: socklen_t
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET: length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        case AF_INET6: length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        default: return nil
+        let family = Int32(address.pointee.sa_family)
+        let text: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+            let written: UnsafePointer<CChar>?
+            switch family {
+            case AF_INET:
+                written = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    withUnsafePointer(to: ipv4.pointee.sin_addr) {
+                        inet_ntop(AF_INET, $0, buffer.baseAddress, socklen_t(buffer.count))
+                    }
+                }
+            case AF_INET6:
+                written = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    withUnsafePointer(to: ipv6.pointee.sin6_addr) {
+                        inet_ntop(AF_INET6, $0, buffer.baseAddress, socklen_t(buffer.count))
+                    }
+                }
+            default:
+                written = nil
+            }
+            return written.map { String(cString: $0) }
         }
-        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        let status = getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
-        guard status == 0 else {
+        guard let text else {
             return nil
         }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix("::ffff:"), text.contains(".") {
             return String(text.dropFirst("::ffff:".count))
         }

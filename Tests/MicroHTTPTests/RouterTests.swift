@@ -28,6 +28,16 @@ struct RouterTests {
         #expect(tabs.1 == ["client": "web"])
     }
 
+    @Test func parametersKeepNonASCIIBytes() throws {
+        var router = Router()
+        router.add("GET", "/v1/clients/{client}/tabs", Self.text("tabs"))
+        router.add("GET", "/", Self.text("root"))
+        let tabs = try #require(Self.run(router.match(method: "GET", path: "/v1/clients/caf\u{E9}/tabs")))
+        #expect(tabs.1 == ["client": "caf\u{E9}"])
+        #expect(try #require(Self.run(router.match(method: "GET", path: "/"))).0 == "root")
+        #expect(try #require(Self.run(router.match(method: "GET", path: ""))).0 == "root")
+    }
+
     @Test func unknownPathIsNotFound() {
         var router = Router()
         router.add("GET", "/healthz", Self.text("ok"))
