@@ -21,7 +21,7 @@ extension APIHandlers {
     /// One config version as a cacheable response (or 304 when `If-None-Match` names it).
     func configResponse(_ version: LiveConfig, _ request: Request) -> Response {
         let validators = CacheValidators(
-            etag: EntityTag.config(version: version.stored.version), cacheControl: "private, max-age=\(cacheMaxAge)",
+            etag: EntityTag.config(version: version.stored.version), cacheControl: privateCacheControl,
             variesByLanguage: false)
         if let notModified = validators.notModified(request) { return notModified }
         return validators.decorate(.json(version.envelope))

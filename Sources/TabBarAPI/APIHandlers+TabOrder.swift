@@ -12,7 +12,7 @@ extension APIHandlers {
         let entry = store.customization(client: client, user: user)
         let revision = entry?.revision ?? 0
         let validators = CacheValidators(
-            etag: EntityTag.tabOrder(revision: revision), cacheControl: "private, max-age=\(cacheMaxAge)",
+            etag: EntityTag.tabOrder(revision: revision), cacheControl: privateCacheControl,
             variesByLanguage: false)
         if let notModified = validators.notModified(request) { return notModified }
         let value = entry?.value ?? StoredCustomization(order: [], hidden: [])

@@ -11,6 +11,9 @@ final class APIHandlers: Sendable {
     let userAuth: UserAuthenticator?
     let maxBodySize: Int
     let cacheMaxAge: Int
+    /// `Cache-Control` of shared and of per-user representations.
+    let publicCacheControl: String
+    let privateCacheControl: String
     let openAPIDocument: Data
     let logger: Logger
     private let shuttingDown = Mutex(false)
@@ -24,6 +27,8 @@ final class APIHandlers: Sendable {
         self.userAuth = userAuth
         self.maxBodySize = maxBodySize
         self.cacheMaxAge = cacheMaxAge
+        publicCacheControl = "public, max-age=\(cacheMaxAge)"
+        privateCacheControl = "private, max-age=\(cacheMaxAge)"
         self.openAPIDocument = openAPIDocument
         self.logger = logger
     }

@@ -1,3 +1,4 @@
+import MicroHTTP
 import TabBarModel
 import TabBarStore
 
@@ -5,18 +6,37 @@ import TabBarStore
 struct LiveConfig: Sendable {
     let stored: ConfigVersion
     let config: TabBarConfig
-    /// The config's `availableLocales`, computed once.
-    let locales: Set<String>
+    /// The config's `availableLocales`, indexed once.
+    let locales: LocaleIndex
+    /// The encodings of this version, built on first use.
+    let cache = VersionCache()
 
     init(stored: ConfigVersion, config: TabBarConfig) {
         self.stored = stored
         self.config = config
-        locales = config.availableLocales
+        locales = LocaleIndex(config.availableLocales)
     }
 
     /// The locale a request gets (DESIGN §4): the `?locale=` value, else `Accept-Language`, else the default.
     func resolveLocale(query: String?, acceptLanguage: String?) -> String {
         config.resolveLocale(query: query, acceptLanguage: acceptLanguage, available: locales).locale
+    }
+
+    /// This version's tab bar in `locale`, encoded once.
+    func encodedTabBar(locale: String) -> EncodedTabBar {
+        cache.tabBar(locale: locale) { EncodedTabBar(live: self, locale: locale) }
+    }
+
+    /// The `200` answer of this version's default tab bar in `locale`, prepared once, and its validators.
+    func defaultAnswer(locale: String, variesByLanguage: Bool, cacheControl: String) -> VersionCache.DefaultAnswer {
+        cache.defaultAnswer(locale: locale, variesByLanguage: variesByLanguage) {
+            let validators = CacheValidators(
+                etag: EntityTag.defaultTabs(version: stored.version, locale: locale), cacheControl: cacheControl,
+                variesByLanguage: variesByLanguage)
+            let fresh = validators.decorate(.json(encoded: encodedTabBar(locale: locale).defaultBody))
+            let prepared = PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)
+            return VersionCache.DefaultAnswer(validators: validators, response: Response(prepared: prepared))
+        }
     }
 
     /// The wire form of this version.

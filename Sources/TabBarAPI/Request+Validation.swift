@@ -48,14 +48,14 @@ extension Request {
 /// The id patterns of DESIGN.md §2.
 enum Identifiers {
     static func isValidClient(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard (1...63).contains(bytes.count) else { return false }
+        let bytes = id.utf8
+        guard (1...63).contains(bytes.count), let first = bytes.first else { return false }
         func lowerOrDigit(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
-        return lowerOrDigit(bytes[0]) && bytes.dropFirst().allSatisfy { lowerOrDigit($0) || $0 == 0x2D }
+        return lowerOrDigit(first) && bytes.dropFirst().allSatisfy { lowerOrDigit($0) || $0 == 0x2D }
     }
 
     static func isValidUser(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
+        let bytes = id.utf8
         guard (1...128).contains(bytes.count) else { return false }
         return bytes.allSatisfy { b in
             (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)

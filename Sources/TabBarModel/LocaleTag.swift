@@ -14,15 +14,19 @@ enum LocaleTag {
         guard !tag.isEmpty, tag.utf8.count <= maximumLength else {
             return false
         }
-        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = subtags.first, (2...3).contains(language.utf8.count),
-            language.utf8.allSatisfy(isASCIILetter)
-        else {
-            return false
+        var subtagLength = 0
+        var isFirst = true
+        for byte in tag.utf8 {
+            if byte == UInt8(ascii: "-") {
+                guard isFirst ? (2...3).contains(subtagLength) : subtagLength >= 1 else { return false }
+                isFirst = false
+                subtagLength = 0
+                continue
+            }
+            subtagLength += 1
+            guard isASCIILetter(byte) || (!isFirst && isASCIIDigit(byte)), subtagLength <= 8 else { return false }
         }
-        return subtags.dropFirst().allSatisfy { subtag in
-            (1...8).contains(subtag.utf8.count) && subtag.utf8.allSatisfy { isASCIILetter($0) || isASCIIDigit($0) }
-        }
+        return isFirst ? (2...3).contains(subtagLength) : subtagLength >= 1
     }
 
     /// The language subtag: everything before the first "-".

@@ -18,12 +18,12 @@ extension TabBarConfig {
     /// exact tag, then its language subtag), else `defaultLocale`.
     /// Returns the tag as spelled in the document and whether the header decided it.
     public func resolveLocale(query: String?, acceptLanguage: String?) -> (locale: String, fromHeader: Bool) {
-        resolveLocale(query: query, acceptLanguage: acceptLanguage, available: availableLocales)
+        resolveLocale(query: query, acceptLanguage: acceptLanguage, available: LocaleIndex(availableLocales))
     }
 
-    /// `resolveLocale(query:acceptLanguage:)` with `availableLocales` computed beforehand (it walks every tab).
+    /// `resolveLocale(query:acceptLanguage:)` with `availableLocales` indexed beforehand (it walks every tab).
     public func resolveLocale(
-        query: String?, acceptLanguage: String?, available: Set<String>
+        query: String?, acceptLanguage: String?, available: LocaleIndex
     ) -> (locale: String, fromHeader: Bool) {
         if let query {
             return (bestMatch(for: query, in: available) ?? effectiveDefaultLocale, false)
@@ -38,7 +38,7 @@ extension TabBarConfig {
         return (effectiveDefaultLocale, false)
     }
 
-    private func bestMatch(for tag: String, in available: Set<String>) -> String? {
-        LocaleTag.match(tag, in: available) ?? LocaleTag.match(LocaleTag.language(of: tag), in: available)
+    private func bestMatch(for tag: String, in available: LocaleIndex) -> String? {
+        available.match(tag) ?? available.match(LocaleTag.language(of: tag))
     }
 }

@@ -82,4 +82,35 @@ struct LocaleTests {
             #expect(!isValidLocaleTag(tag), "\(tag)")
         }
     }
+
+    @Test func tagCheckAgreesWithTheSubtagRules() {
+        func reference(_ tag: String) -> Bool {
+            guard !tag.isEmpty, tag.utf8.count <= 64 else { return false }
+            let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+            guard let language = subtags.first, (2...3).contains(language.count),
+                language.allSatisfy({ $0.isASCII && $0.isLetter })
+            else { return false }
+            return subtags.dropFirst().allSatisfy { subtag in
+                (1...8).contains(subtag.count) && subtag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
+        }
+        let alphabet = Array("aZq9-0_é ")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...14, using: &generator)
+            let tag = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(isValidLocaleTag(tag) == reference(tag), "\(tag)")
+        }
+    }
+
+    @Test func localeIndexMatchesTheSmallestCaseVariant() {
+        let index = LocaleIndex(["de-ch", "en", "de-CH", "pt-BR"])
+        #expect(index.match("DE-CH") == "de-CH")
+        #expect(index.match("de-ch") == "de-CH")
+        #expect(index.match("de-CH") == "de-CH")
+        #expect(index.match("en") == "en")
+        #expect(index.match("EN") == "en")
+        #expect(index.match("pt-br") == "pt-BR")
+        #expect(index.match("fr") == nil)
+    }
 }

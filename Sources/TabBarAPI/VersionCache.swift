@@ -1,0 +1,45 @@
+import MicroHTTP
+import Synchronization
+
+/// What is built from one live version on first use and reused while the version is live: the encoded tab bar per
+/// locale and the prepared default answers. It belongs to the ``LiveConfig`` holding it, so a publish or delete,
+/// which replaces that value, drops it with the version.
+final class VersionCache: Sendable {
+    /// The prepared `200` of the default tab bar in one locale, with the validators its `304` needs.
+    struct DefaultAnswer: Sendable {
+        let validators: CacheValidators
+        let response: Response
+    }
+
+    private struct AnswerKey: Hashable {
+        var locale: String
+        var variesByLanguage: Bool
+    }
+
+    private let tabBars = Mutex<[String: EncodedTabBar]>([:])
+    private let answers = Mutex<[AnswerKey: DefaultAnswer]>([:])
+
+    /// The encoded tab bar in `locale`; `build` makes it, outside the lock, the first time.
+    func tabBar(locale: String, build: () -> EncodedTabBar) -> EncodedTabBar {
+        Self.cached(locale, in: tabBars, build: build)
+    }
+
+    /// The default answer in `locale` with or without `Vary: Accept-Language`; `build` makes it the first time.
+    func defaultAnswer(locale: String, variesByLanguage: Bool, build: () -> DefaultAnswer) -> DefaultAnswer {
+        Self.cached(AnswerKey(locale: locale, variesByLanguage: variesByLanguage), in: answers, build: build)
+    }
+
+    private static func cached<Key: Hashable & Sendable, Value: Sendable>(
+        _ key: Key, in cache: borrowing Mutex<[Key: Value]>, build: () -> Value
+    ) -> Value {
+        if let hit = cache.withLock({ $0[key] }) {
+            return hit
+        }
+        let value = build()
+        return cache.withLock { entries in
+            if let first = entries[key] { return first }
+            entries[key] = value
+            return value
+        }
+    }
+}
