@@ -142,14 +142,14 @@ enum DaemonCallbacks {
             }
             return .YES
         }
-        if count > context.maxBodySize - state.body.count {
+        if count > context.maxBodySize - state.request.body.count {
             state.rejection = .payloadTooLarge(limit: context.maxBodySize)
-            state.discardedBytes = state.body.count + count
-            state.body = Data()
+            state.discardedBytes = state.request.body.count + count
+            state.request.body = Data()
             return .YES
         }
         if let data {
-            data.withMemoryRebound(to: UInt8.self, capacity: count) { state.body.append($0, count: count) }
+            data.withMemoryRebound(to: UInt8.self, capacity: count) { state.request.body.append($0, count: count) }
         }
         return .YES
     }

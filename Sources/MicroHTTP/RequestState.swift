@@ -5,8 +5,8 @@ import Foundation
 /// Owned by libmicrohttpd's per-request pointer (retained there) from the first access-handler call until the
 /// completion callback; only the thread serving the connection touches it.
 final class RequestState {
+    /// The request, its body appended as it arrives.
     var request: Request
-    var body = Data()
     var rejection: Rejection?
     var discardedBytes = 0
     var responded = false

@@ -3,7 +3,7 @@ import Foundation
 /// Turns requests into responses; the server calls it on its worker threads.
 public protocol Responder: Sendable {
     /// Answers one complete request. Called on a server worker thread; may block (e.g. waiting for a durable write).
-    func respond(to request: Request) -> Response
+    func respond(to request: consuming Request) -> Response
     /// Answers a request the server refused before the handler ran (body too large, ...). `request.body` is empty.
     func respond(to rejection: Rejection, for request: Request) -> Response
 }

@@ -3,7 +3,7 @@ import Foundation
 extension Router: Responder {
     /// Routes the request: the matched handler answers, with `pathParameters` set;
     /// otherwise a plain-text 404, or 405 with an `Allow` header.
-    public func respond(to request: Request) -> Response {
+    public func respond(to request: consuming Request) -> Response {
         switch match(method: request.method, path: request.path) {
         case .found(let handler, let parameters):
             var routed = request

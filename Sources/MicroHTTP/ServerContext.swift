@@ -54,8 +54,6 @@ final class ServerContext: Sendable {
             )
             return responder.respond(to: rejection, for: state.request)
         }
-        var request = state.request
-        request.body = state.body
-        return responder.respond(to: request)
+        return responder.respond(to: state.request)
     }
 }

@@ -2,8 +2,9 @@ import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-/// The live version of one client's config, decoded once when it is loaded or published.
-struct LiveConfig: Sendable {
+/// The live version of one client's config, decoded once when it is loaded or published; a class, so that a
+/// request takes it from the catalog with one reference.
+final class LiveConfig: Sendable {
     let stored: ConfigVersion
     let config: TabBarConfig
     /// The config's `availableLocales`, indexed once.

@@ -44,7 +44,7 @@ final class TabConfigResponder: Responder {
         }
     }
 
-    func respond(to request: Request) -> Response {
+    func respond(to request: consuming Request) -> Response {
         switch router.match(method: request.method, path: request.path) {
         case .found(let handler, let parameters):
             var request = request

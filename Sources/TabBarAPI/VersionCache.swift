@@ -6,9 +6,14 @@ import Synchronization
 /// which replaces that value, drops it with the version.
 final class VersionCache: Sendable {
     /// The prepared `200` of the default tab bar in one locale, with the validators its `304` needs.
-    struct DefaultAnswer: Sendable {
+    final class DefaultAnswer: Sendable {
         let validators: CacheValidators
         let response: Response
+
+        init(validators: CacheValidators, response: Response) {
+            self.validators = validators
+            self.response = response
+        }
     }
 
     private struct AnswerKey: Hashable {
