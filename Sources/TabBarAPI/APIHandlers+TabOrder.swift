@@ -35,7 +35,7 @@ extension APIHandlers {
             throw APIError.invalidDocument("The tab order is not valid.", problems)
         }
         let checked: (customization: Customization, ignored: [String])
-        switch live.config.check(tabOrder) {
+        switch live.config.check(tabOrder, plan: live.plan) {
         case .success(let result): checked = result
         case .failure(.notCustomizable): throw APIError.notCustomizable(client)
         case .failure(.invalid(let problems)):

@@ -15,14 +15,14 @@ enum DirectJSON {
     }
 
     /// Appends a plain string with its quotes.
-    static func appendQuoted(_ text: String, to body: inout Data) {
+    static func appendQuoted(_ text: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
         body.append(contentsOf: text.utf8)
         body.append(UInt8(ascii: "\""))
     }
 
     /// Appends `"key":[…]` for a list of plain strings.
-    static func appendMember(_ key: String, _ list: [String], to body: inout Data) {
+    static func appendMember(_ key: String, _ list: [String], to body: inout [UInt8]) {
         appendQuoted(key, to: &body)
         body.append(contentsOf: ":[".utf8)
         for (index, item) in list.enumerated() {

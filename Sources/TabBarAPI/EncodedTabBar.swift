@@ -25,7 +25,7 @@ struct EncodedTabBar: Sendable {
 
     init(live: LiveConfig, locale: String) {
         config = live.config
-        plan = live.config.mergePlan
+        plan = live.plan
         let resolved = live.config.resolve(
             client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = JSONCoding.encode(resolved)
@@ -81,14 +81,17 @@ struct EncodedTabBar: Sendable {
             body.append(JSONCoding.encode(summary))
             return
         }
-        body.append(UInt8(ascii: "{"))
-        DirectJSON.appendMember("added", summary.added, to: &body)
-        body.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("dropped", summary.dropped, to: &body)
-        body.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("hidden", summary.hidden, to: &body)
-        body.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
-        DirectJSON.appendQuoted(summary.source, to: &body)
-        body.append(UInt8(ascii: "}"))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        bytes.append(UInt8(ascii: "{"))
+        DirectJSON.appendMember("added", summary.added, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("dropped", summary.dropped, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("hidden", summary.hidden, to: &bytes)
+        bytes.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
+        DirectJSON.appendQuoted(summary.source, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        body.append(contentsOf: bytes)
     }
 }

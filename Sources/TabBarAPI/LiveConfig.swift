@@ -7,6 +7,8 @@ import TabBarStore
 final class LiveConfig: Sendable {
     let stored: ConfigVersion
     let config: TabBarConfig
+    /// The config's merge plan, computed once.
+    let plan: MergePlan
     /// The config's `availableLocales`, indexed once.
     let locales: LocaleIndex
     /// The encodings of this version, built on first use.
@@ -15,6 +17,7 @@ final class LiveConfig: Sendable {
     init(stored: ConfigVersion, config: TabBarConfig) {
         self.stored = stored
         self.config = config
+        plan = config.mergePlan
         locales = LocaleIndex(config.availableLocales)
     }
 

@@ -33,7 +33,7 @@ extension Request {
 
     /// The body, after checking that its declared content type is JSON.
     func jsonBody() throws -> Data {
-        if let contentType = headers["Content-Type"] {
+        if let contentType = headers["Content-Type"], contentType != "application/json" {
             let mediaType = (contentType.split(separator: ";", maxSplits: 1).first ?? "")
                 .withoutOptionalWhitespace.lowercased()
             guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {

@@ -6,7 +6,7 @@ extension SavedTabOrderBody {
         guard DirectJSON.arePlain([hidden, ignored, order]) else {
             return JSONCoding.encode(self)
         }
-        var body = Data()
+        var body: [UInt8] = []
         body.reserveCapacity(128)
         body.append(UInt8(ascii: "{"))
         DirectJSON.appendMember("hidden", hidden, to: &body)
@@ -15,6 +15,6 @@ extension SavedTabOrderBody {
         body.append(UInt8(ascii: ","))
         DirectJSON.appendMember("order", order, to: &body)
         body.append(contentsOf: ",\"revision\":\(revision)}".utf8)
-        return body
+        return Data(body)
     }
 }

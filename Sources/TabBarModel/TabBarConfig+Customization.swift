@@ -6,10 +6,17 @@ extension TabBarConfig {
     public func check(
         _ request: TabOrderRequest
     ) -> Result<(customization: Customization, ignored: [String]), TabOrderRejection> {
+        check(request, plan: mergePlan)
+    }
+
+    /// `check(_:)` with the config's `mergePlan` computed beforehand.
+    public func check(
+        _ request: TabOrderRequest, plan: MergePlan
+    ) -> Result<(customization: Customization, ignored: [String]), TabOrderRejection> {
         guard isUserCustomizable else {
             return .failure(.notCustomizable)
         }
-        let live = Dictionary(shownTabs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let live = plan.index
         var problems: [ValidationProblem] = []
         for (name, ids) in [("order", request.order), ("hidden", request.hidden)]
         where ids.count > TabOrderRequest.maximumIDs {
@@ -28,7 +35,7 @@ extension TabBarConfig {
         for (index, id) in request.hidden.enumerated() {
             if !seenHidden.insert(id).inserted {
                 problems.append(ValidationProblem(pointer: "/hidden/\(index)", message: "duplicate id \"\(id)\""))
-            } else if let tab = live[id], tab.hideable != true {
+            } else if let position = live[id], !plan.hideable[position] {
                 problems.append(
                     ValidationProblem(pointer: "/hidden/\(index)", message: "tab \"\(id)\" is not hideable")
                 )

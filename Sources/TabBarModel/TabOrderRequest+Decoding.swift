@@ -34,11 +34,16 @@ extension TabOrderRequest {
             reader.report(pointer, "must have at most \(maximumIDs) ids, has \(elements.count)")
         }
         var ids: [String] = []
+        ids.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            let elementPointer = JSONPointer.appending(index, to: pointer)
-            guard let id = reader.string(element, at: elementPointer) else { continue }
-            if id.count > maximumIDLength {
-                reader.report(elementPointer, "must be at most \(maximumIDLength) characters, has \(id.count)")
+            guard case .string(let id) = element else {
+                _ = reader.string(element, at: JSONPointer.appending(index, to: pointer))
+                continue
+            }
+            if id.utf8.count > maximumIDLength, id.count > maximumIDLength {
+                reader.report(
+                    JSONPointer.appending(index, to: pointer),
+                    "must be at most \(maximumIDLength) characters, has \(id.count)")
             }
             ids.append(id)
         }
