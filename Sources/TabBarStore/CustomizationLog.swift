@@ -7,6 +7,11 @@ import Logging
 /// to be called then. One flusher thread takes the whole pending batch, releases the lock, writes and fsyncs it once,
 /// re-locks, applies the batch to the table, wakes the waiters and calls the completions (outside the lock). No writer
 /// thread is held while its record waits. Readers only ever see durable state.
+///
+/// Compaction does not hold up writes: once the journal passes the threshold, a compaction thread writes a snapshot
+/// of the table as of that moment while batches keep going to the journal; when the snapshot is durable, the flusher
+/// swaps in a journal holding only the records written since (a copy of the journal's tail). Until then the old
+/// journal still holds everything, so a crash at any point replays to the same state.
 final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guarded by `condition`; see `journal`.
     /// Called once with the outcome of an asynchronous write: success once durable, or the error that refused it.
     typealias Completion = @Sendable (Result<Void, any Error>) -> Void
@@ -41,6 +46,10 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private var nextSequence: UInt64
     private var durableSequence: UInt64
     private var flushing = false
+    /// The compaction thread is writing a snapshot.
+    private var snapshotWriting = false
+    /// Set when that snapshot is durable: the journal offset from which the records it lacks start.
+    private var journalCut: Int?
     private var failure: String?
     private var closed = false
     private var syncs = 0
@@ -176,7 +185,10 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     func compact() throws {
         condition.lock()
         defer { unlockAndNotify() }
-        while flushing { condition.wait() }
+        while flushing || snapshotWriting || journalCut != nil {
+            try checkWritable()
+            condition.wait()
+        }
         try checkWritable()
         flushing = true
         defer {
@@ -202,16 +214,20 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         guard !closed else { return }
         closed = true
         condition.broadcast()
-        while flushing || !pending.isEmpty {
-            if flushing {
+        while true {
+            if flushing || snapshotWriting {
                 condition.wait()
-            } else {
-                flushing = true
-                flushBatch(compactAfterwards: false)
-                flushing = false
-                condition.broadcast()
+                continue
             }
+            if pending.isEmpty && (journalCut == nil || failure != nil) { break }
+            flushing = true
+            swapJournalIfDue()
+            flushBatch(compactAfterwards: false)
+            flushing = false
+            condition.broadcast()
         }
+        journalCut = nil
+        condition.broadcast()
         journal.close()
     }
 
@@ -286,12 +302,13 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
     private func runFlusher() {
         condition.lock()
         while true {
-            if flushing || pending.isEmpty || failure != nil {
-                if closed && !flushing { break }
+            if closed && !flushing { break }
+            if flushing || failure != nil || (pending.isEmpty && journalCut == nil) {
                 condition.wait()
                 continue
             }
             flushing = true
+            swapJournalIfDue()
             flushBatch(compactAfterwards: true)
             flushing = false
             condition.broadcast()
@@ -344,9 +361,63 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         }
         durableSequence = batch.last!.record.sequence!
         condition.broadcast()
-        if compactAfterwards, journal.size > compactionThreshold {
-            compactLocked()
+        if compactAfterwards, !snapshotWriting, journalCut == nil, journal.size > compactionThreshold {
+            startCompaction()
         }
+    }
+
+    /// Takes the snapshot (the table as of now, a copy-on-write value) and has a compaction thread write it.
+    /// Requires the flushing role, so the journal's current size is exactly where the records it lacks will start.
+    private func startCompaction() {
+        snapshotWriting = true
+        let snapshot = table
+        let lastSequence = durableSequence
+        let cut = journal.size
+        let worker = Thread { [self] in writeSnapshot(snapshot, lastSequence: lastSequence, cut: cut) }
+        worker.name = "TabBarStore.compaction"
+        worker.start()
+    }
+
+    /// The compaction thread: writes the snapshot, then leaves the journal swap to the flusher.
+    private func writeSnapshot(_ snapshot: CustomizationTable, lastSequence: UInt64, cut: Int) {
+        var writeError: (any Error)?
+        do {
+            try SnapshotFile.write(snapshot, lastSequence: lastSequence, to: snapshotPath, io: io)
+        } catch {
+            writeError = error
+        }
+        condition.lock()
+        snapshotWriting = false
+        if let writeError {
+            enterFailure("compacting the customizations failed: \(writeError)")
+        } else {
+            journalCut = cut
+            logger.info(
+                "compacted customizations",
+                metadata: ["keys": "\(snapshot.keyCount)", "lastSequence": "\(lastSequence)"]
+            )
+        }
+        condition.broadcast()
+        unlockAndNotify()
+    }
+
+    /// Swaps in a journal holding only the records after the compaction's cut, once its snapshot is durable; the
+    /// lock is released while the tail is copied. Requires the flushing role.
+    private func swapJournalIfDue() {
+        guard let cut = journalCut, failure == nil else { return }
+        journalCut = nil
+        let oldJournal = journal
+        condition.unlock()
+        let result = Result { try JournalFile.create(journalPath, io: io, records: try oldJournal.records(from: cut)) }
+        condition.lock()
+        switch result {
+        case .success(let newJournal):
+            oldJournal.close()
+            journal = newJournal
+        case .failure(let error):
+            enterFailure("swapping in the compacted customizations journal failed: \(error)")
+        }
+        condition.broadcast()
     }
 
     /// Writes a snapshot of the durable state and swaps in an empty journal, with the lock released during I/O.

@@ -94,13 +94,13 @@ final class JournalFile {
         }
     }
 
-    /// Creates an empty journal at `path` (replacing any existing one) through temp file, fsync, rename and
-    /// directory fsync.
-    static func create(_ path: String, io: FileIO) throws -> JournalFile {
+    /// Creates a journal at `path` holding `records` (framed, as ``append(_:)`` takes them), replacing any existing
+    /// one, through temp file, fsync, rename and directory fsync.
+    static func create(_ path: String, io: FileIO, records: Data = Data()) throws -> JournalFile {
         let temporary = io.temporaryPath(for: path)
         let fd = try io.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_APPEND)
         do {
-            try io.writeAll(fd, magic, path: temporary)
+            try io.writeAll(fd, magic + records, path: temporary)
             try io.sync(fd, path: temporary)
             try io.rename(temporary, path)
             try io.syncDirectory((path as NSString).deletingLastPathComponent)
@@ -109,7 +109,24 @@ final class JournalFile {
             Glibc.unlink(temporary)
             throw error
         }
-        return JournalFile(path: path, io: io, fd: fd, size: magic.count)
+        return JournalFile(path: path, io: io, fd: fd, size: magic.count + records.count)
+    }
+
+    /// The durable bytes from `offset` (a record boundary) to the end: the framed records written since then.
+    func records(from offset: Int) throws -> Data {
+        var data = Data(count: size - offset)
+        try data.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    throw count < 0 ? SystemError.current("pread", path) : StoreError.unavailable
+                }
+                done += count
+            }
+        }
+        return data
     }
 
     /// Appends framed records and fsyncs: one write and one fsync.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import TabBarStore
 
@@ -159,10 +160,10 @@ struct CompactionTests {
         for n in 0..<300 {
             _ = try store.saveCustomization(client: "c1", user: "u\(n % 25)", Self.value(n), expectedRevision: nil)
         }
-        #expect(try #require(try Self.journalSize(directory)) <= 2048 + RecordFraming.headerSize + 200)
         let users = (0..<25).map { "u\($0)" }
         let before = Self.state(store, users: users, clients: ["c1"])
         store.close()
+        #expect(try #require(try Self.journalSize(directory)) <= 2048 + RecordFraming.headerSize + 200)
 
         let reopened = try FileStore(directory: data, options: options, logger: .silent)
         defer { reopened.close() }
@@ -170,6 +171,54 @@ struct CompactionTests {
         #expect(
             reopened.customization(client: "c1", user: "u0") == CustomizationEntry(revision: 12, value: Self.value(275))
         )
+    }
+
+    @Test("writes keep becoming durable while the snapshot is written, and the journal swap keeps them")
+    func writesDuringSnapshot() throws {
+        let directory = try TemporaryDirectory("compact-background")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let faults = FaultInjector()
+        var options = FileStore.Options()
+        options.faultInjector = faults
+        options.compactionThreshold = 2048
+        let gate = SyncGate()
+        faults.beforeSync = { path in
+            if path.contains("customizations.snapshot") { gate.pass() }
+        }
+        defer { gate.open() }
+        let store = try FileStore(directory: data, options: options, logger: .silent)
+        var written = 0
+        while !gate.isHeld, written < 1000 {
+            _ = try store.saveCustomization(client: "c1", user: "u\(written % 25)", Self.value(written), expectedRevision: nil)
+            written += 1
+        }
+        try #require(gate.waitUntilHeld(), "a compaction is writing its snapshot")
+
+        let done = DispatchSemaphore(value: 0)
+        let failures = Mutex(0)
+        Thread.detachNewThread {
+            for n in 1000..<1100 {
+                do {
+                    _ = try store.saveCustomization(client: "c1", user: "u\(n % 30)", Self.value(n), expectedRevision: nil)
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success, "writes complete while the snapshot fsync is held")
+        #expect(failures.withLock { $0 } == 0)
+        let users = (0..<30).map { "u\($0)" }
+        let before = Self.state(store, users: users, clients: ["c1"])
+        gate.open()
+        store.close()
+        #expect(try #require(try Self.journalSize(directory)) < 100 * 200, "the journal was swapped for its tail")
+
+        let reopened = try FileStore(directory: data, options: options, logger: .silent)
+        defer { reopened.close() }
+        #expect(Self.state(reopened, users: users, clients: ["c1"]) == before)
+        #expect(reopened.customization(client: "c1", user: "u19")?.value == Self.value(1099))
     }
 
     @Test("a damaged snapshot stops open with the file and offset")

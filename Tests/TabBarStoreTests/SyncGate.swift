@@ -15,6 +15,11 @@ final class SyncGate: @unchecked Sendable {  // Safe: both vars are only touched
         while !isOpen { condition.wait() }
     }
 
+    /// Whether an fsync has reached the gate.
+    var isHeld: Bool {
+        condition.withLock { held }
+    }
+
     /// Waits until an fsync is held at the gate; false if none came within a minute (a deadlock guard, not a timing
     /// assertion).
     func waitUntilHeld() -> Bool {
