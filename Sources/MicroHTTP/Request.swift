@@ -13,7 +13,7 @@ public struct Request: Sendable {
     /// The complete request body; empty if none.
     public var body: Data
     /// Values captured by ``Router`` from `{name}` pattern segments.
-    public var pathParameters: [String: String]
+    public var pathParameters: PathParameters
     /// The client's IP address as text, if known.
     public var remoteAddress: String?
 
@@ -31,7 +31,7 @@ public struct Request: Sendable {
         self.queryItems = queryItems
         self.headers = headers
         self.body = body
-        self.pathParameters = [:]
+        self.pathParameters = PathParameters()
         self.remoteAddress = remoteAddress
     }
 

@@ -6,7 +6,7 @@ public struct Router: Sendable {
     /// The result of ``match(method:path:)``.
     public enum Match: Sendable {
         /// A route matched; `parameters` holds the captured path segments.
-        case found(Handler, parameters: [String: String])
+        case found(Handler, parameters: PathParameters)
         /// The path matched a route, but not for this method; `allowed` is sorted.
         case methodNotAllowed(allowed: [String])
         /// No route has this path.
@@ -103,9 +103,11 @@ public struct Router: Sendable {
     }
 
     /// The captured parameters of a pattern known to match.
-    private static func parameters(of segments: [Segment], in path: UnsafeBufferPointer<UInt8>) -> [String: String] {
-        var parameters: [String: String] = [:]
-        _ = walk(segments, path) { name, bytes in parameters[name] = String(decoding: bytes, as: UTF8.self) }
+    private static func parameters(of segments: [Segment], in path: UnsafeBufferPointer<UInt8>) -> PathParameters {
+        var parameters = PathParameters()
+        _ = walk(segments, path) { name, bytes in
+            parameters.append(name, String(decoding: bytes, as: UTF8.self), expected: segments.count)
+        }
         return parameters
     }
 }

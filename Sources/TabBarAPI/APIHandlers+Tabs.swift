@@ -5,9 +5,8 @@ import TabBarModel
 extension APIHandlers {
     /// `GET /v1/clients/{client}/tabs`: the default tab bar, prepared once per version, locale and `Vary`.
     func defaultTabs(_ request: Request) throws -> Response {
-        let client = try request.clientID()
+        let live = try requireLive(request)
         let localeQuery = try request.localeQuery()
-        let live = try requireLive(client)
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"])
         let answer = live.defaultAnswer(
             locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)

@@ -76,6 +76,17 @@ final class APIHandlers: Sendable {
         return user
     }
 
+    /// The live config the `{client}` path parameter names. A known client's id needs no check; for any other the
+    /// id (400), then the `?locale=` query (400), is checked before the 404, as the handlers taking them one by one do.
+    func requireLive(_ request: Request) throws -> LiveConfig {
+        if let live = catalog.live(request.pathParameters["client"] ?? "") {
+            return live
+        }
+        let client = try request.clientID()
+        _ = try request.localeQuery()
+        throw APIError.unknownClient(client)
+    }
+
     /// The live config of `client`, or 404.
     func requireLive(_ client: String) throws -> LiveConfig {
         guard let live = catalog.live(client) else { throw APIError.unknownClient(client) }

@@ -8,7 +8,7 @@ struct RouterTests {
         { _ in Response(status: 200, body: Data(value.utf8)) }
     }
 
-    private static func run(_ match: Router.Match) -> (String, [String: String])? {
+    private static func run(_ match: Router.Match) -> (String, PathParameters)? {
         guard case .found(let handler, let parameters) = match else {
             return nil
         }
