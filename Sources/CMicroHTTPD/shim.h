@@ -2,6 +2,8 @@
 #define CMICROHTTPD_SHIM_H
 
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -63,6 +65,39 @@ CMicroHTTPD_client_address (struct MHD_Connection *connection)
   if (NULL == info)
     return NULL;
   return info->client_addr;
+}
+
+/** What CMicroHTTPD_lookup searches for, and what it found. */
+struct CMicroHTTPD_search
+{
+  const char *key;
+  int caseless;
+  int found;
+  const char *value;
+};
+
+static enum MHD_Result
+CMicroHTTPD_match_value (void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  struct CMicroHTTPD_search *search = cls;
+  (void) kind;
+  if (0 != (search->caseless ? strcasecmp (key, search->key) : strcmp (key, search->key)))
+    return MHD_YES;
+  search->found = 1;
+  search->value = value;
+  return MHD_NO;
+}
+
+/** Whether the request has a value of `kind` named `key` (header names compared ignoring case); if so, its first
+    value goes to `*value` ("" for an argument without one). Unlike MHD_lookup_connection_value, tells an argument
+    without a value from a missing one. */
+static inline int
+CMicroHTTPD_lookup (struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key, const char **value)
+{
+  struct CMicroHTTPD_search search = { key, MHD_HEADER_KIND == kind, 0, NULL };
+  MHD_get_connection_values (connection, kind, CMicroHTTPD_match_value, &search);
+  *value = NULL == search.value ? "" : search.value;
+  return search.found;
 }
 
 /** The socket context the connection-notify callback stored for a connection, or NULL. */

@@ -16,10 +16,18 @@ enum DaemonCallbacks {
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
             context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
+            if let url, let method, let prepared = preparedAnswer(connection: connection, url: url, method: method, context: context) {
+                let state = RequestState(request: Request(method: methodName(method), path: String(cString: url)))
+                state.prepared = prepared
+                conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+                context.inFlight.add(1, ordering: .relaxed)
+                return .YES
+            }
             let state = RequestState(request: makeRequest(connection: connection, url: url, method: method))
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
-            if let length = lookupHeader(connection, "Content-Length"), context.exceedsLimit(contentLength: length) {
+            if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection),
+                context.exceedsLimit(contentLength: length) {
                 state.rejection = .payloadTooLarge(limit: context.maxBodySize)
                 state.responded = true
                 var response = context.answer(state)
@@ -43,6 +51,12 @@ enum DaemonCallbacks {
             return .YES
         }
         state.responded = true
+        if let prepared = state.prepared {
+            if let handle = prepared.handle, !context.draining.load(ordering: .relaxed) {
+                return MHD_queue_response(connection, UInt32(prepared.status), handle)
+            }
+            return queue(Response(prepared: prepared), for: state, on: connection, context: context)
+        }
         return queue(context.answer(state), for: state, on: connection, context: context)
     }
 
@@ -267,19 +281,39 @@ enum DaemonCallbacks {
         return request
     }
 
+    /// The responder's answer from the request head, for a GET or HEAD without a body while not draining.
+    private static func preparedAnswer(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: ServerContext
+    ) -> PreparedResponse? {
+        let name = methodName(method)
+        guard name == "GET" || name == "HEAD", !context.draining.load(ordering: .relaxed) else {
+            return nil
+        }
+        if RequestHead.lookup("Transfer-Encoding", kind: .HEADER_KIND, on: connection) != nil {
+            return nil
+        }
+        if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection), length != "0" {
+            return nil
+        }
+        let prepared = context.responder.preparedAnswer(to: RequestHead(method: name, connection: connection, url: url))
+        return prepared?.handle == nil ? nil : prepared
+    }
+
     /// The method as a string literal for the common ones (no allocation), else a copy of the C string.
     private static func methodName(_ method: UnsafePointer<CChar>) -> String {
-        for known in knownMethods where known.withCString({ strcmp(method, $0) }) == 0 {
-            return known
+        for (name, literal) in knownMethods {
+            let same = literal.utf8Start.withMemoryRebound(to: CChar.self, capacity: literal.utf8CodeUnitCount + 1) {
+                strcmp(method, $0) == 0
+            }
+            if same { return name }
         }
         return String(cString: method)
     }
 
-    private static let knownMethods = ["GET", "PUT", "HEAD", "POST", "DELETE"]
-
-    private static func lookupHeader(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
-    }
+    /// The common methods, each with a C string to compare with (passing a short `String` to C would copy it).
+    private static let knownMethods: [(String, StaticString)] = [
+        ("GET", "GET"), ("PUT", "PUT"), ("HEAD", "HEAD"), ("POST", "POST"), ("DELETE", "DELETE"),
+    ]
 
     /// Collects the key–value pairs of one kind, in the order libmicrohttpd holds them.
     private static func values(

@@ -14,6 +14,8 @@ final class RequestState {
     var stream: ResponseStream?
     /// The deferred response the suspended connection waits for.
     var deferred: DeferredResponse?
+    /// The answer the responder gave from the request head, sent once the request is complete.
+    var prepared: PreparedResponse?
 
     init(request: Request) {
         self.request = request

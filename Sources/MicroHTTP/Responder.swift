@@ -6,9 +6,18 @@ public protocol Responder: Sendable {
     func respond(to request: consuming Request) -> Response
     /// Answers a request the server refused before the handler ran (body too large, ...). `request.body` is empty.
     func respond(to rejection: Rejection, for request: Request) -> Response
+    /// A prepared answer to a GET or HEAD without a body, decided from its head alone, or nil to build the
+    /// ``Request`` and call ``respond(to:)`` as usual. It must be what ``respond(to:)`` would answer. Called on a
+    /// worker thread once the head has arrived; must not block.
+    func preparedAnswer(to head: RequestHead) -> PreparedResponse?
 }
 
 extension Responder {
+    /// No request is answered from its head alone.
+    public func preparedAnswer(to head: RequestHead) -> PreparedResponse? {
+        nil
+    }
+
     /// Answers with `rejection.status` and its reason as a plain-text body.
     public func respond(to rejection: Rejection, for request: Request) -> Response {
         Response(

@@ -14,6 +14,39 @@ extension APIHandlers {
         return answer.response
     }
 
+    /// `GET`/`HEAD /v1/clients/{client}/tabs` from the request head: the prepared answer ``defaultTabs(_:)`` gives,
+    /// for a live client, a well-formed or absent `?locale=` and no `If-None-Match`; nil for anything else (an error,
+    /// a `304`), which then takes the usual way.
+    func preparedDefaultTabs(_ head: RequestHead) -> PreparedResponse? {
+        guard head.header("If-None-Match") == nil, let client = head.withPath(Self.defaultTabsClient),
+            let live = catalog.live(client)
+        else {
+            return nil
+        }
+        let localeQuery = head.query("locale")
+        if let localeQuery, !isValidLocaleTag(localeQuery) {
+            return nil
+        }
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: head.header("Accept-Language"))
+        let answer = live.defaultAnswer(
+            locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)
+        return answer.response.prepared
+    }
+
+    /// The `{client}` of a path `/v1/clients/{client}/tabs`, or nil for any other path.
+    private static func defaultTabsClient(_ path: UnsafeBufferPointer<UInt8>) -> String? {
+        let prefix = "/v1/clients/".utf8
+        let suffix = "/tabs".utf8
+        guard path.count > prefix.count + suffix.count, path.starts(with: prefix),
+            path.reversed().starts(with: suffix.reversed())
+        else {
+            return nil
+        }
+        let client = UnsafeBufferPointer(rebasing: path[prefix.count..<(path.count - suffix.count)])
+        guard !client.contains(UInt8(ascii: "/")) else { return nil }
+        return String(decoding: client, as: UTF8.self)
+    }
+
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in, put
     /// together from the version's pre-encoded tabs.
     func userTabs(_ request: Request) throws -> Response {

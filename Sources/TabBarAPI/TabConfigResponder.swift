@@ -57,6 +57,11 @@ final class TabConfigResponder: Responder {
         }
     }
 
+    /// The default tab bar, the one answer the same for every caller, is sent from the request head.
+    func preparedAnswer(to head: RequestHead) -> PreparedResponse? {
+        handlers.preparedDefaultTabs(head)
+    }
+
     func respond(to rejection: Rejection, for request: Request) -> Response {
         if rejection.status == 413 {
             return .problem(.payloadTooLarge(limit: handlers.maxBodySize))

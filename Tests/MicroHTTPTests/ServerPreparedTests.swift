@@ -43,4 +43,33 @@ struct ServerPreparedTests {
             #expect(response.text == #"{"ok":true}"#)
         }
     }
+
+    @Test("a GET or HEAD without a body can be answered from its head; anything else reaches respond(to:)")
+    func answeredFromTheHead() throws {
+        let responder = HeadResponder()
+        try withServer(responder) { server in
+            let client = try TestClient(port: server.port)
+            defer { client.close() }
+            for _ in 0..<3 {
+                let response = try client.send("GET", "/fast?q=1", headers: [("X-Probe", "a")])
+                #expect(response.status == 200)
+                #expect(response.text == "from the head")
+                #expect(response.headers["ETag"] == "\"fast\"")
+            }
+            let head = try client.send("HEAD", "/fast?q", headers: [("x-PROBE", "")])
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(try client.send("GET", "/slow").text == "from respond GET")
+            #expect(responder.respondCalls.load(ordering: .relaxed) == 1)
+
+            #expect(try client.send("PUT", "/fast", body: Data("x".utf8)).text == "from respond PUT")
+            #expect(try client.send("GET", "/fast", body: Data("abc".utf8)).text == "from respond GET")
+            #expect(responder.respondCalls.load(ordering: .relaxed) == 3, "requests with a body are never prepared")
+            #expect(try client.send("GET", "/fast").text == "from the head", "the connection is intact")
+        }
+        #expect(responder.heads.withLock { $0 } == [
+            "GET /fast q=1 probe=a", "GET /fast q=1 probe=a", "GET /fast q=1 probe=a", "HEAD /fast q= probe=",
+            "GET /slow q=nil probe=nil", "GET /fast q=nil probe=nil",
+        ])
+    }
 }

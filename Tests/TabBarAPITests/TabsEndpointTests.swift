@@ -50,6 +50,34 @@ struct TabsEndpointTests {
         }
     }
 
+    @Test("answered from the request head or the usual way, the default tab bar is the same")
+    func headAnswerMatchesTheUsualOne() throws {
+        try TestApp.with { app in
+            let targets = [
+                "/v1/clients/ios-phone/tabs", "/v1/clients/ios-phone/tabs?locale=fr", "/v1/clients/ios-phone/tabs?locale=DE-ch",
+                "/v1/clients/ios-phone/tabs?locale=ja&locale=fr", "/v1/clients/ios-phone/tabs?locale",
+                "/v1/clients/ios-phone/tabs?locale=not%20a%20tag", "/v1/clients/android/tabs", "/v1/clients/Bad/tabs",
+                "/v1/clients/ios-phone/tabs/", "/v1/clients//tabs",
+            ]
+            let languages: [[(String, String)]] = [[], [("Accept-Language", "fr-CA, en;q=0.5")], [("accept-language", "ja")]]
+            for method in ["GET", "HEAD"] {
+                for target in targets {
+                    for language in languages {
+                        let headAnswer = try app.request(method, target, headers: language)
+                        // An If-None-Match that matches nothing sends the request the usual way, with the same answer.
+                        let usual = try app.request(method, target, headers: language + [("If-None-Match", "\"none\"")])
+                        let label = "\(method) \(target) \(language)"
+                        #expect(headAnswer.status == usual.status, "\(label)")
+                        #expect(headAnswer.body == usual.body, "\(label)")
+                        for name in ["Content-Type", "ETag", "Cache-Control", "Vary", "Content-Length"] {
+                            #expect(headAnswer.headers[name] == usual.headers[name], "\(label) \(name)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a malformed locale is 400, an unknown client 404, a bad client id 400")
     func errors() throws {
         try TestApp.with { app in

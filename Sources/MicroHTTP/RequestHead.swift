@@ -1,0 +1,50 @@
+internal import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A request known from its head alone, before any ``Request`` is built: what ``Responder/preparedAnswer(to:)`` looks
+/// at. It reads libmicrohttpd's own copies of the path, query and headers, so it is valid only during that call.
+public struct RequestHead {
+    /// The method: "GET" or "HEAD" (only requests without a body get here).
+    public let method: String
+    private let connection: OpaquePointer
+    private let url: UnsafePointer<CChar>
+
+    init(method: String, connection: OpaquePointer, url: UnsafePointer<CChar>) {
+        self.method = method
+        self.connection = connection
+        self.url = url
+    }
+
+    /// Calls `body` with the percent-decoded path's bytes, as ``Request/path`` would hold them.
+    public func withPath<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try url.withMemoryRebound(to: UInt8.self, capacity: strlen(url)) {
+            try body(UnsafeBufferPointer(start: $0, count: strlen(url)))
+        }
+    }
+
+    /// The first value of the query argument `name` ("" for one without a value), as ``Request/query(_:)`` gives it.
+    /// Names are literals, handed to C as they are (a short `String` would be copied to the heap for that).
+    public func query(_ name: StaticString) -> String? {
+        Self.lookup(name, kind: .GET_ARGUMENT_KIND, on: connection)
+    }
+
+    /// The first value of the header field `name`, compared ignoring case.
+    public func header(_ name: StaticString) -> String? {
+        Self.lookup(name, kind: .HEADER_KIND, on: connection)
+    }
+
+    /// The first value named `name` of `kind` on the connection.
+    static func lookup(_ name: StaticString, kind: MHD_ValueKind, on connection: OpaquePointer) -> String? {
+        precondition(name.hasPointerRepresentation, "a name is a literal of several characters")
+        var value: UnsafePointer<CChar>?
+        let found = name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) {
+            CMicroHTTPD_lookup(connection, kind, $0, &value)
+        }
+        guard found != 0, let value else {
+            return nil
+        }
+        return String(cString: value)
+    }
+}
