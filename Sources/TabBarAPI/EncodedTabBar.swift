@@ -11,13 +11,13 @@ struct EncodedTabBar: Sendable {
     private let config: TabBarConfig
     private let plan: MergePlan
     /// The user variant up to and including `"customization":`.
-    private let head: Data
+    private let head: [UInt8]
     /// From after the customization value up to and including `"tabs":[`.
-    private let middle: Data
+    private let middle: [UInt8]
     /// From the closing `]` of `tabs` to the end.
-    private let tail: Data
+    private let tail: [UInt8]
     /// Each shown top-level tab (by index into `plan.shownIDs`), encoded with placement "bar" and with "more".
-    private let tabs: [(bar: Data, more: Data)]
+    private let tabs: [(bar: [UInt8], more: [UInt8])]
 
     /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
@@ -34,7 +34,7 @@ struct EncodedTabBar: Sendable {
             bar.placement = .bar
             var more = tab
             more.placement = .more
-            return (JSONCoding.encode(bar), JSONCoding.encode(more))
+            return (Array(JSONCoding.encode(bar)), Array(JSONCoding.encode(more)))
         }
         var envelope = resolved
         envelope.tabs = []
@@ -46,52 +46,49 @@ struct EncodedTabBar: Sendable {
         else {
             preconditionFailure("the encoded tab bar lacks its customization or tabs member")
         }
-        head = encoded[..<markerRange.lowerBound]
-        middle = encoded[markerRange.upperBound..<(tabsRange.upperBound - 1)]
-        tail = encoded[(tabsRange.upperBound - 1)...]
+        head = Array(encoded[..<markerRange.lowerBound])
+        middle = Array(encoded[markerRange.upperBound..<(tabsRange.upperBound - 1)])
+        tail = Array(encoded[(tabsRange.upperBound - 1)...])
     }
 
     /// The user variant for `saved`: what `JSONCoding.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
         let (order, summary) = config.userOrder(saved, plan: plan)
-        var body = Data()
+        var body: [UInt8] = []
         body.reserveCapacity(defaultBody.count + 256)
-        body.append(head)
+        body.append(contentsOf: head)
         if let summary {
             Self.append(summary, to: &body)
         }
-        body.append(middle)
+        body.append(contentsOf: middle)
         for (index, position) in order.enumerated() {
             if index > 0 {
                 body.append(UInt8(ascii: ","))
             }
             let fragment = tabs[position]
-            body.append(config.isInBar(index: index, count: order.count) ? fragment.bar : fragment.more)
+            body.append(contentsOf: config.isInBar(index: index, count: order.count) ? fragment.bar : fragment.more)
         }
-        body.append(tail)
-        return body
+        body.append(contentsOf: tail)
+        return Data(body)
     }
 
     /// Appends the summary as `JSONCoding` encodes it: written directly when every string is plain and nothing was
     /// replaced, else through the encoder.
-    private static func append(_ summary: CustomizationSummary, to body: inout Data) {
+    private static func append(_ summary: CustomizationSummary, to body: inout [UInt8]) {
         guard summary.replaced.isEmpty, DirectJSON.isPlain(summary.source),
             DirectJSON.arePlain([summary.added, summary.dropped, summary.hidden])
         else {
-            body.append(JSONCoding.encode(summary))
+            body.append(contentsOf: JSONCoding.encode(summary))
             return
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(160)
-        bytes.append(UInt8(ascii: "{"))
-        DirectJSON.appendMember("added", summary.added, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("dropped", summary.dropped, to: &bytes)
-        bytes.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("hidden", summary.hidden, to: &bytes)
-        bytes.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
-        DirectJSON.appendQuoted(summary.source, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-        body.append(contentsOf: bytes)
+        body.append(UInt8(ascii: "{"))
+        DirectJSON.appendMember("added", summary.added, to: &body)
+        body.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("dropped", summary.dropped, to: &body)
+        body.append(UInt8(ascii: ","))
+        DirectJSON.appendMember("hidden", summary.hidden, to: &body)
+        body.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
+        DirectJSON.appendQuoted(summary.source, to: &body)
+        body.append(UInt8(ascii: "}"))
     }
 }
