@@ -19,28 +19,46 @@ struct CustomizationMerge {
     let dropped: [String]
     let replaced: [String: String]
 
+    /// Per shown tab, what the merge has learned of it so far.
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// In the saved order as itself.
+        static let savedShown = Flags(rawValue: 1)
+        /// Has its place in the resolved saved order.
+        static let taken = Flags(rawValue: 2)
+        /// Effectively hidden.
+        static let hidden = Flags(rawValue: 4)
+        /// Visible and in the resolved saved order.
+        static let ordered = Flags(rawValue: 8)
+        /// Locked or added: placed at its default slot.
+        static let pinned = Flags(rawValue: 16)
+    }
+
     init(plan: MergePlan, customization: Customization) {
         let count = plan.shownIDs.count
-        var savedShown = [Bool](repeating: false, count: count)
+        var flags = [Flags](repeating: [], count: count)
         for id in customization.order {
             if let position = plan.index[id] {
-                savedShown[position] = true
+                flags[position].insert(.savedShown)
             }
         }
         var resolved: [Int] = []
-        var taken = [Bool](repeating: false, count: count)
-        var processed: [String] = []
+        resolved.reserveCapacity(count)
+        var goneSeen: [String] = []
         var dropped: [String] = []
         var replaced: [String: String] = [:]
-        for id in customization.order where !processed.contains(id) {
-            processed.append(id)
+        for id in customization.order {
             if let position = plan.index[id] {
-                if !taken[position] {
-                    taken[position] = true
+                if !flags[position].contains(.taken) {
+                    flags[position].insert(.taken)
                     resolved.append(position)
                 }
-            } else if let target = plan.successor(of: id), !savedShown[target], !taken[target] {
-                taken[target] = true
+                continue
+            }
+            guard !goneSeen.contains(id) else { continue }
+            goneSeen.append(id)
+            if let target = plan.successor(of: id), flags[target].isDisjoint(with: [.savedShown, .taken]) {
+                flags[target].insert(.taken)
                 resolved.append(target)
                 replaced[id] = plan.shownIDs[target]
             } else {
@@ -48,44 +66,52 @@ struct CustomizationMerge {
             }
         }
 
-        var isHidden = [Bool](repeating: false, count: count)
         var hidden: [String] = []
         for id in customization.hidden {
-            if let position = plan.index[id], plan.hideable[position], !isHidden[position] {
-                isHidden[position] = true
+            if let position = plan.index[id], plan.hideable[position], !flags[position].contains(.hidden) {
+                flags[position].insert(.hidden)
                 hidden.append(id)
             }
         }
-        let visible = (0..<count).filter { !isHidden[$0] }
-        let userOrder = resolved.filter { !isHidden[$0] }
-        var isOrdered = [Bool](repeating: false, count: count)
-        for position in userOrder {
-            isOrdered[position] = true
+        for position in resolved where !flags[position].contains(.hidden) {
+            flags[position].insert(.ordered)
         }
 
-        var slots = [Int?](repeating: nil, count: visible.count)
-        var isPinned = [Bool](repeating: false, count: count)
-        for (slot, position) in visible.enumerated() where plan.locked[position] || !isOrdered[position] {
-            slots[Self.freeSlot(near: slot, in: slots)] = position
-            isPinned[position] = true
+        // Slots are the visible tabs' places in display order; -1 is a free slot.
+        var visibleCount = 0
+        var added: [String] = []
+        for position in 0..<count where !flags[position].contains(.hidden) {
+            visibleCount += 1
+            if !flags[position].contains(.ordered) {
+                added.append(plan.shownIDs[position])
+            }
         }
-        var remaining = userOrder.filter { !isPinned[$0] }.makeIterator()
-        for slot in slots.indices where slots[slot] == nil {
-            slots[slot] = remaining.next()
+        var slots = [Int](repeating: -1, count: visibleCount)
+        var slot = 0
+        for position in 0..<count where !flags[position].contains(.hidden) {
+            if plan.locked[position] || !flags[position].contains(.ordered) {
+                slots[Self.freeSlot(near: slot, in: slots)] = position
+                flags[position].insert(.pinned)
+            }
+            slot += 1
+        }
+        var remaining = resolved.lazy.filter { flags[$0].isDisjoint(with: [.hidden, .pinned]) }.makeIterator()
+        for index in slots.indices where slots[index] < 0 {
+            slots[index] = remaining.next() ?? -1
         }
 
-        self.order = slots.compactMap { $0 }
+        self.order = slots.filter { $0 >= 0 }
         self.hidden = hidden
-        self.added = visible.filter { !isOrdered[$0] }.map { plan.shownIDs[$0] }
+        self.added = added
         self.dropped = dropped
         self.replaced = replaced
     }
 
     /// `index` if free, else the next free slot after it, else the nearest free one before it.
-    private static func freeSlot(near index: Int, in slots: [Int?]) -> Int {
-        if let after = slots[index...].firstIndex(where: { $0 == nil }) {
+    private static func freeSlot(near index: Int, in slots: [Int]) -> Int {
+        if let after = slots[index...].firstIndex(where: { $0 < 0 }) {
             return after
         }
-        return slots[..<index].lastIndex(where: { $0 == nil }) ?? index
+        return slots[..<index].lastIndex(where: { $0 < 0 }) ?? index
     }
 }
