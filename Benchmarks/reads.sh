@@ -10,7 +10,7 @@
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
 # Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION
-# (seconds per measured run, default 10), BENCH_ROUNDS (measured runs per server and scenario, default 3; the
+# (seconds per measured run, default 10), BENCH_ROUNDS (measured runs per server and scenario, default 5; the
 # median one is reported, because 2-core loopback runs of the same server differ by up to a factor of 1.6),
 # TABCONFIG_THREADS (the service's and the ceiling's thread pool),
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 repo=$(pwd)
 duration=${BENCH_DURATION:-10}
-rounds=${BENCH_ROUNDS:-3}
+rounds=${BENCH_ROUNDS:-5}
 warmup=2
 connections=64
 

@@ -16,16 +16,18 @@ enum DaemonCallbacks {
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
             context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
-            if let url, let method, let prepared = preparedAnswer(connection: connection, url: url, method: method, context: context) {
-                let state = RequestState(request: Request(method: methodName(method), path: String(cString: url)))
-                state.prepared = prepared
-                conCls.pointee = Unmanaged.passRetained(state).toOpaque()
-                context.inFlight.add(1, ordering: .relaxed)
-                return .YES
-            }
-            let state = RequestState(request: makeRequest(connection: connection, url: url, method: method))
+            let prepared = preparedAnswer(connection: connection, url: url, method: method, context: context)
+            // A request answered from its head keeps only its method and path, for the log.
+            let state = RequestState(
+                request: prepared == nil
+                    ? makeRequest(connection: connection, url: url, method: method)
+                    : Request(method: method.map(methodName) ?? "", path: url.map { String(cString: $0) } ?? "/"))
+            state.prepared = prepared
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
+            if prepared != nil {
+                return .YES
+            }
             if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection),
                 context.exceedsLimit(contentLength: length) {
                 state.rejection = .payloadTooLarge(limit: context.maxBodySize)
@@ -283,10 +285,13 @@ enum DaemonCallbacks {
 
     /// The responder's answer from the request head, for a GET or HEAD without a body while not draining.
     private static func preparedAnswer(
-        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: ServerContext
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, context: ServerContext
     ) -> PreparedResponse? {
+        guard let url, let method, !context.draining.load(ordering: .relaxed) else {
+            return nil
+        }
         let name = methodName(method)
-        guard name == "GET" || name == "HEAD", !context.draining.load(ordering: .relaxed) else {
+        guard name == "GET" || name == "HEAD" else {
             return nil
         }
         if RequestHead.lookup("Transfer-Encoding", kind: .HEADER_KIND, on: connection) != nil {

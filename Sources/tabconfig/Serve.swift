@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import TabBarAPI
@@ -35,6 +34,8 @@ struct Serve: ParsableCommand {
     var noSample = false
 
     func run() throws {
+        // Before any thread starts, so that a SIGTERM or SIGINT arriving during startup waits for the shutdown.
+        let signals = SignalWaiter(blocking: [SIGTERM, SIGINT])
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "tabconfig")
         logger.logLevel = .info
@@ -59,7 +60,7 @@ struct Serve: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        SignalWaiter.wait(for: [SIGTERM, SIGINT])
+        signals.wait()
         application.shutdown()
     }
 }

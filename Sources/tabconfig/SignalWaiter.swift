@@ -1,19 +1,27 @@
-import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Blocks the calling thread until one of the given signals arrives.
-enum SignalWaiter {
-    static func wait(for signals: [Int32]) {
-        let semaphore = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "tabconfig.signals")
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { semaphore.signal() }
-            source.resume()
-            return source
+/// Waits for termination signals without losing one: the signals are blocked first, so one that arrives while the
+/// server starts stays pending until ``wait()`` takes it (a handler installed later could miss it).
+struct SignalWaiter {
+    private var set = sigset_t()
+
+    /// Blocks `signals` in the calling thread and in every thread it starts afterwards. Call before starting any.
+    init(blocking signals: [Int32]) {
+        sigemptyset(&set)
+        for number in signals {
+            sigaddset(&set, number)
         }
-        semaphore.wait()
-        sources.forEach { $0.cancel() }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Blocks the calling thread until one of the signals is pending, takes it and returns its number.
+    @discardableResult
+    func wait() -> Int32 {
+        var set = set
+        var number: Int32 = 0
+        while sigwait(&set, &number) != 0 {}
+        return number
     }
 }
