@@ -1,8 +1,40 @@
-# Shared by the benchmark scripts (sourced, not run): root/sudo, free ports, wrk latencies, TARGET lines.
+# Shared by the benchmark scripts (sourced, not run): root/sudo, installs and builds, free ports, wrk latencies,
+# TARGET lines.
 
 # as_root COMMAND…: runs it as root, through sudo when not root already.
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# install_missing LABEL PACKAGE…: apt-installs the packages (none: nothing), then what the project itself needs
+# (scripts/install-deps.sh: libmicrohttpd-dev, pkg-config, the Python test tools).
+install_missing() {
+  local label=$1
+  shift
+  if [ $# -gt 0 ]; then
+    echo "$label: apt-get install $*"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+  fi
+  bash scripts/install-deps.sh
+}
+
+# build COMMAND…: runs a build quietly; prints its output only if it fails, then exits.
+build() {
+  local output
+  if ! output=$("$@" 2>&1); then
+    printf '%s\n' "$output" >&2
+    exit 1
+  fi
+}
+
+# release_binary LABEL: sets TABCONFIG_BINARY to a release tabconfig, built into .build-bench/ when it is unset.
+release_binary() {
+  if [ -z "${TABCONFIG_BINARY:-}" ]; then
+    echo "$1: swift build -c release --scratch-path .build-bench --product tabconfig"
+    build swift build -c release --scratch-path .build-bench --product tabconfig
+    TABCONFIG_BINARY="$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig"
+  fi
 }
 
 # free_port: a TCP port free on 127.0.0.1 right now.

@@ -24,18 +24,9 @@ ready_limit_seconds=5
 # Tools from apt when missing: python3 runs the start, the polling and the reads with a monotonic clock.
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "memory: apt-get install ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-bash scripts/install-deps.sh
+install_missing memory "${missing[@]}"
 
-if [ -z "${TABCONFIG_BINARY:-}" ]; then
-  echo "memory: swift build -c release --scratch-path .build-bench --product tabconfig"
-  swift build -c release --scratch-path .build-bench --product tabconfig >/dev/null
-  TABCONFIG_BINARY="$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig"
-fi
+release_binary memory
 echo "memory: swift build -c release --scratch-path .build-bench --product BenchmarkSeeder"
 swift build -c release --scratch-path .build-bench --product BenchmarkSeeder >/dev/null
 seeder="$(swift build -c release --scratch-path .build-bench --show-bin-path)/BenchmarkSeeder"

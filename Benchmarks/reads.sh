@@ -24,7 +24,6 @@ rounds=${BENCH_ROUNDS:-5}
 warmup=2
 connections=64
 
-
 # Tools: wrk, nginx, gcc, curl and python3 (free ports) from apt when missing; libmicrohttpd-dev and pkg-config
 # through scripts/install-deps.sh.
 missing=()
@@ -33,28 +32,10 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "reads: apt-get install ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-bash scripts/install-deps.sh
+install_missing reads "${missing[@]}"
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 
-# Runs a build quietly; prints its output only if it fails.
-build() {
-  local output
-  if ! output=$("$@" 2>&1); then
-    printf '%s\n' "$output" >&2
-    exit 1
-  fi
-}
-
-if [ -z "${TABCONFIG_BINARY:-}" ]; then
-  echo "reads: swift build -c release --scratch-path .build-bench --product tabconfig"
-  build swift build -c release --scratch-path .build-bench --product tabconfig
-  TABCONFIG_BINARY="$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig"
-fi
+release_binary reads
 
 # Everything of this run lives in one directory on disk (not tmpfs: the store fsyncs), removed at exit.
 mkdir -p .build-bench
@@ -103,7 +84,6 @@ threads=${TABCONFIG_THREADS:-$(nproc)}
 ceiling_flags=(--mode "$BENCH_MHD_MODE" --threads "$threads")
 [ "$BENCH_MHD_TURBO" = 1 ] && ceiling_flags+=(--turbo)
 
-
 # wait_ready URL LOG…: waits until URL answers 200, at most 20 s; else prints the server's logs and fails.
 wait_ready() {
   for _ in $(seq 1 400); do
@@ -144,9 +124,7 @@ echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
 echo "each server alone, ${warmup}s warm-up then $rounds times: $wrk_command (the median run is reported)"
 echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads"
 
-
 declare -A rps p50 p99 runs
-
 
 # percentile P < wrk output: the P% latency of wrk's latency distribution, in milliseconds.
 percentile() {

@@ -30,18 +30,9 @@ command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 [ -x "$pgbin/postgres" ] && [ -x "$pgbin/pgbench" ] || missing+=(postgresql-15)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "writes: apt-get install ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-bash scripts/install-deps.sh
+install_missing writes "${missing[@]}"
 
-if [ -z "${TABCONFIG_BINARY:-}" ]; then
-  echo "writes: swift build -c release --scratch-path .build-bench --product tabconfig"
-  swift build -c release --scratch-path .build-bench --product tabconfig >/dev/null
-  TABCONFIG_BINARY="$(swift build -c release --scratch-path .build-bench --show-bin-path)/tabconfig"
-fi
+release_binary writes
 
 # Everything of this run lives in one directory on disk (not tmpfs: the stores fsync), removed at exit. Both stores
 # are in it, so they share a file system. As root, PostgreSQL runs as `postgres`, which must reach its directory.

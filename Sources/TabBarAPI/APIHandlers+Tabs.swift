@@ -6,10 +6,8 @@ extension APIHandlers {
     /// `GET /v1/clients/{client}/tabs`: the default tab bar, prepared once per version, locale and `Vary`.
     func defaultTabs(_ request: Request) throws -> Response {
         let live = try requireLive(request)
-        let localeQuery = try request.localeQuery()
-        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"])
-        let answer = live.defaultAnswer(
-            locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)
+        let answer = defaultAnswer(
+            live, localeQuery: try request.localeQuery(), acceptLanguage: request.headers["Accept-Language"])
         if let notModified = answer.validators.notModified(request) { return notModified }
         return answer.response
     }
@@ -27,10 +25,17 @@ extension APIHandlers {
         if let localeQuery, !isValidLocaleTag(localeQuery) {
             return nil
         }
-        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: head.header("Accept-Language"))
-        let answer = live.defaultAnswer(
-            locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)
-        return answer.response.prepared
+        return defaultAnswer(live, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"))
+            .response.prepared
+    }
+
+    /// The prepared default answer of `live` for a checked `?locale=` (which wins) or else `Accept-Language`, read
+    /// only when there is no query.
+    private func defaultAnswer(
+        _ live: LiveConfig, localeQuery: String?, acceptLanguage: @autoclosure () -> String?
+    ) -> VersionCache.DefaultAnswer {
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
+        return live.defaultAnswer(locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)
     }
 
     /// The `{client}` of a path `/v1/clients/{client}/tabs`, or nil for any other path.
