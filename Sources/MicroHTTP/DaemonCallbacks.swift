@@ -16,16 +16,16 @@ enum DaemonCallbacks {
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
             context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
-            let prepared = preparedAnswer(connection: connection, url: url, method: method, context: context)
+            let answer = headAnswer(connection: connection, url: url, method: method, context: context)
             // A request answered from its head keeps only its method and path, for the log.
             let state = RequestState(
-                request: prepared == nil
+                request: answer == nil
                     ? makeRequest(connection: connection, url: url, method: method)
                     : Request(method: method.map(methodName) ?? "", path: url.map { String(cString: $0) } ?? "/"))
-            state.prepared = prepared
+            state.headAnswer = answer
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
-            if prepared != nil {
+            if answer != nil {
                 return .YES
             }
             if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection),
@@ -53,11 +53,8 @@ enum DaemonCallbacks {
             return .YES
         }
         state.responded = true
-        if let prepared = state.prepared {
-            if let handle = prepared.handle, !context.draining.load(ordering: .relaxed) {
-                return MHD_queue_response(connection, UInt32(prepared.status), handle)
-            }
-            return queue(Response(prepared: prepared), for: state, on: connection, context: context)
+        if let answer = state.headAnswer {
+            return queue(answer, for: state, on: connection, context: context)
         }
         return queue(context.answer(state), for: state, on: connection, context: context)
     }
@@ -252,7 +249,7 @@ enum DaemonCallbacks {
         context: ServerContext
     ) -> MHD_Result {
         defer { MHD_destroy_response(created) }
-        for (name, value) in headers where !managedHeaders.contains(name.lowercased()) {
+        for (name, value) in headers where !isManaged(name) {
             if MHD_add_response_header(created, name, value) == .NO {
                 context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
             }
@@ -263,8 +260,10 @@ enum DaemonCallbacks {
         return MHD_queue_response(connection, UInt32(status), created)
     }
 
-    /// Header fields libmicrohttpd writes itself from the body it sends.
-    static let managedHeaders: Set<String> = ["content-length", "transfer-encoding"]
+    /// Whether libmicrohttpd writes the header field `name` itself from the body it sends.
+    static func isManaged(_ name: String) -> Bool {
+        HTTPHeaders.same(name, "Content-Length") || HTTPHeaders.same(name, "Transfer-Encoding")
+    }
 
     private static func makeRequest(
         connection: OpaquePointer,
@@ -283,10 +282,11 @@ enum DaemonCallbacks {
         return request
     }
 
-    /// The responder's answer from the request head, for a GET or HEAD without a body while not draining.
-    private static func preparedAnswer(
+    /// The responder's answer from the request head, for a GET or HEAD without a body while not draining; a streamed
+    /// or deferred one is not taken (those need the request's state from the start).
+    private static func headAnswer(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, context: ServerContext
-    ) -> PreparedResponse? {
+    ) -> Response? {
         guard let url, let method, !context.draining.load(ordering: .relaxed) else {
             return nil
         }
@@ -300,8 +300,12 @@ enum DaemonCallbacks {
         if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection), length != "0" {
             return nil
         }
-        let prepared = context.responder.preparedAnswer(to: RequestHead(method: name, connection: connection, url: url))
-        return prepared?.handle == nil ? nil : prepared
+        guard let answer = context.responder.headAnswer(to: RequestHead(method: name, connection: connection, url: url)),
+            answer.stream == nil, answer.deferred == nil
+        else {
+            return nil
+        }
+        return answer
     }
 
     /// The method as a string literal for the common ones (no allocation), else a copy of the C string.

@@ -35,6 +35,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
+    /// Makes room for `count` fields.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any existing ones with the same name.
     public mutating func add(name: String, value: String) {
         fields.append((name: name, value: value))
@@ -83,7 +88,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     }
 
     /// Compares field names ignoring ASCII case (field names are ASCII tokens), without allocating.
-    private static func same(_ lhs: String, _ rhs: String) -> Bool {
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8) { lowered($0) == lowered($1) }
     }
 

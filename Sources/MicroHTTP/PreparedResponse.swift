@@ -29,7 +29,7 @@ public final class PreparedResponse: @unchecked Sendable {
         body.copyBytes(to: storage)
         var created = MHD_create_response_from_buffer(body.count, storage.baseAddress, .RESPMEM_PERSISTENT)
         if let response = created {
-            for (name, value) in headers where !DaemonCallbacks.managedHeaders.contains(name.lowercased()) {
+            for (name, value) in headers where !DaemonCallbacks.isManaged(name) {
                 if MHD_add_response_header(response, name, value) == .NO {
                     MHD_destroy_response(response)
                     created = nil

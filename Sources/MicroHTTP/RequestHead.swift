@@ -3,7 +3,7 @@ internal import CMicroHTTPD
 import Glibc
 #endif
 
-/// A request known from its head alone, before any ``Request`` is built: what ``Responder/preparedAnswer(to:)`` looks
+/// A request known from its head alone, before any ``Request`` is built: what ``Responder/headAnswer(to:)`` looks
 /// at. It reads libmicrohttpd's own copies of the path, query and headers, so it is valid only during that call.
 public struct RequestHead {
     /// The method: "GET" or "HEAD" (only requests without a body get here).

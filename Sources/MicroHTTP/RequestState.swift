@@ -15,7 +15,7 @@ final class RequestState {
     /// The deferred response the suspended connection waits for.
     var deferred: DeferredResponse?
     /// The answer the responder gave from the request head, sent once the request is complete.
-    var prepared: PreparedResponse?
+    var headAnswer: Response?
 
     init(request: Request) {
         self.request = request

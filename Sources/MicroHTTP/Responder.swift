@@ -6,15 +6,15 @@ public protocol Responder: Sendable {
     func respond(to request: consuming Request) -> Response
     /// Answers a request the server refused before the handler ran (body too large, ...). `request.body` is empty.
     func respond(to rejection: Rejection, for request: Request) -> Response
-    /// A prepared answer to a GET or HEAD without a body, decided from its head alone, or nil to build the
-    /// ``Request`` and call ``respond(to:)`` as usual. It must be what ``respond(to:)`` would answer. Called on a
-    /// worker thread once the head has arrived; must not block.
-    func preparedAnswer(to head: RequestHead) -> PreparedResponse?
+    /// The answer to a GET or HEAD without a body, decided from its head alone (often a ``PreparedResponse``), or
+    /// nil to build the ``Request`` and call ``respond(to:)`` as usual. It must be what ``respond(to:)`` would
+    /// answer, and neither streamed nor deferred. Called on a worker thread once the head has arrived; must not block.
+    func headAnswer(to head: RequestHead) -> Response?
 }
 
 extension Responder {
     /// No request is answered from its head alone.
-    public func preparedAnswer(to head: RequestHead) -> PreparedResponse? {
+    public func headAnswer(to head: RequestHead) -> Response? {
         nil
     }
 

@@ -12,44 +12,13 @@ extension APIHandlers {
         return answer.response
     }
 
-    /// `GET`/`HEAD /v1/clients/{client}/tabs` from the request head: the prepared answer ``defaultTabs(_:)`` gives,
-    /// for a live client, a well-formed or absent `?locale=` and no `If-None-Match`; nil for anything else (an error,
-    /// a `304`), which then takes the usual way.
-    func preparedDefaultTabs(_ head: RequestHead) -> PreparedResponse? {
-        guard head.header("If-None-Match") == nil, let client = head.withPath(Self.defaultTabsClient),
-            let live = catalog.live(client)
-        else {
-            return nil
-        }
-        let localeQuery = head.query("locale")
-        if let localeQuery, !isValidLocaleTag(localeQuery) {
-            return nil
-        }
-        return defaultAnswer(live, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"))
-            .response.prepared
-    }
-
     /// The prepared default answer of `live` for a checked `?locale=` (which wins) or else `Accept-Language`, read
     /// only when there is no query.
-    private func defaultAnswer(
+    func defaultAnswer(
         _ live: LiveConfig, localeQuery: String?, acceptLanguage: @autoclosure () -> String?
     ) -> VersionCache.DefaultAnswer {
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
         return live.defaultAnswer(locale: locale, variesByLanguage: localeQuery == nil, cacheControl: publicCacheControl)
-    }
-
-    /// The `{client}` of a path `/v1/clients/{client}/tabs`, or nil for any other path.
-    private static func defaultTabsClient(_ path: UnsafeBufferPointer<UInt8>) -> String? {
-        let prefix = "/v1/clients/".utf8
-        let suffix = "/tabs".utf8
-        guard path.count > prefix.count + suffix.count, path.starts(with: prefix),
-            path.reversed().starts(with: suffix.reversed())
-        else {
-            return nil
-        }
-        let client = UnsafeBufferPointer(rebasing: path[prefix.count..<(path.count - suffix.count)])
-        guard !client.contains(UInt8(ascii: "/")) else { return nil }
-        return String(decoding: client, as: UTF8.self)
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar with the user's customization merged in, put
@@ -59,13 +28,26 @@ extension APIHandlers {
         let user = try authorizedUser(request)
         let localeQuery = try request.localeQuery()
         let live = try requireLive(client)
-        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: request.headers["Accept-Language"])
+        let answer = userAnswer(
+            live, client: client, user: user, localeQuery: localeQuery,
+            acceptLanguage: request.headers["Accept-Language"])
+        if let notModified = answer.validators.notModified(request) { return notModified }
+        return answer.response
+    }
+
+    /// What `user`'s tab bar on `live` is answered with, for a checked `?locale=` (which wins) or else
+    /// `Accept-Language`, read only when there is no query. The merge runs when `response` is asked for.
+    func userAnswer(
+        _ live: LiveConfig, client: String, user: String, localeQuery: String?,
+        acceptLanguage: @autoclosure () -> String?
+    ) -> UserTabsAnswer {
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
         let entry = store.customization(client: client, user: user)
-        let validators = CacheValidators(
-            etag: EntityTag.userTabs(version: live.stored.version, locale: locale, revision: entry?.revision ?? 0),
-            cacheControl: privateCacheControl, variesByLanguage: localeQuery == nil)
-        if let notModified = validators.notModified(request) { return notModified }
-        let body = live.encodedTabBar(locale: locale).userBody(SavedCustomization(entry))
-        return validators.decorate(.json(encoded: body))
+        return UserTabsAnswer(
+            validators: CacheValidators(
+                etag: EntityTag.userTabs(version: live.stored.version, locale: locale, revision: entry?.revision ?? 0),
+                cacheControl: privateCacheControl, variesByLanguage: localeQuery == nil),
+            encoded: live.encodedTabBar(locale: locale),
+            saved: SavedCustomization(entry))
     }
 }

@@ -4,12 +4,13 @@ import TabBarModel
 /// One version's tab bar in one locale, encoded once: the whole default tab bar, and the pieces from which any
 /// user's merged tab bar is put together by concatenation, byte for byte what encoding `resolve`'s result gives.
 ///
-/// A user's request then costs the merge of tab ids and copying bytes; no tab is localized or encoded again.
-struct EncodedTabBar: Sendable {
+/// A user's request then costs the merge of tab ids and copying bytes; no tab is localized or encoded again. A class:
+/// a request takes it from the version's cache with one reference.
+final class EncodedTabBar: Sendable {
     /// The default tab bar (no `customization` member).
     let defaultBody: Data
-    private let config: TabBarConfig
     private let plan: MergePlan
+    private let maxVisibleTabs: Int
     /// The user variant up to and including `"customization":`.
     private let head: [UInt8]
     /// From after the customization value up to and including `"tabs":[`.
@@ -24,8 +25,8 @@ struct EncodedTabBar: Sendable {
     private static let emptyTabs = Data("\"tabs\":[]".utf8)
 
     init(live: LiveConfig, locale: String) {
-        config = live.config
         plan = live.plan
+        maxVisibleTabs = live.config.effectiveMaxVisibleTabs
         let resolved = live.config.resolve(
             client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = JSONCoding.encode(resolved)
@@ -53,7 +54,7 @@ struct EncodedTabBar: Sendable {
 
     /// The user variant for `saved`: what `JSONCoding.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
-        let (order, summary) = config.userOrder(saved, plan: plan)
+        let (order, summary) = plan.userOrder(saved)
         var body: [UInt8] = []
         body.reserveCapacity(defaultBody.count + 256)
         body.append(contentsOf: head)
@@ -65,8 +66,8 @@ struct EncodedTabBar: Sendable {
             if index > 0 {
                 body.append(UInt8(ascii: ","))
             }
-            let fragment = tabs[position]
-            body.append(contentsOf: config.isInBar(index: index, count: order.count) ? fragment.bar : fragment.more)
+            let inBar = TabBarConfig.isInBar(index: index, count: order.count, maxVisibleTabs: maxVisibleTabs)
+            body.append(contentsOf: inBar ? tabs[position].bar : tabs[position].more)
         }
         body.append(contentsOf: tail)
         return Data(body)

@@ -57,9 +57,9 @@ final class TabConfigResponder: Responder {
         }
     }
 
-    /// The default tab bar, the one answer the same for every caller, is sent from the request head.
-    func preparedAnswer(to head: RequestHead) -> PreparedResponse? {
-        handlers.preparedDefaultTabs(head)
+    /// The default and the user tab bars, the reads every app launch makes, are answered from the request head.
+    func headAnswer(to head: RequestHead) -> Response? {
+        handlers.headAnswer(head)
     }
 
     func respond(to rejection: Rejection, for request: Request) -> Response {

@@ -34,6 +34,12 @@ extension UserAuthenticator {
             return .hit(entry.subject)
         }
 
+        /// The subject of a cached token that has not expired, changing nothing.
+        func subject(of token: String, now: Double, leeway: Double) -> String? {
+            guard let entry = entries[token], now <= entry.expiresAt + leeway else { return nil }
+            return entry.subject
+        }
+
         /// Remembers a verified token; tokens too large to share the byte budget fairly are not kept.
         mutating func insert(_ token: String, _ entry: Entry, now: Double, leeway: Double) {
             let size = token.utf8.count

@@ -85,6 +85,14 @@ final class UserAuthenticator: Sendable {
         }
     }
 
+    /// The `sub` of a token verified before and still cached, or nil (no token, never verified, expired, ...): for
+    /// answers decided from the request head, which leave every check to the usual way.
+    func cachedSubject(authorization: String?) -> String? {
+        guard configuration.isEnabled, let token = try? Self.bearerToken(authorization) else { return nil }
+        let now = self.now()
+        return cache.withLock { $0.subject(of: token, now: now, leeway: leeway) }
+    }
+
     /// How many signature checks have run; cache hits run none.
     var signatureCheckCount: Int { signatureChecks.load(ordering: .relaxed) }
 

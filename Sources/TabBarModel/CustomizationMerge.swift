@@ -37,18 +37,18 @@ struct CustomizationMerge {
     init(plan: MergePlan, customization: Customization) {
         let count = plan.shownIDs.count
         var flags = [Flags](repeating: [], count: count)
-        for id in customization.order {
-            if let position = plan.index[id] {
-                flags[position].insert(.savedShown)
-            }
+        // Each saved id's shown index, or -1 for one gone from the config: looked up once.
+        let positions = customization.order.map { plan.index[$0] ?? -1 }
+        for position in positions where position >= 0 {
+            flags[position].insert(.savedShown)
         }
         var resolved: [Int] = []
         resolved.reserveCapacity(count)
         var goneSeen: [String] = []
         var dropped: [String] = []
         var replaced: [String: String] = [:]
-        for id in customization.order {
-            if let position = plan.index[id] {
+        for (id, position) in zip(customization.order, positions) {
+            if position >= 0 {
                 if !flags[position].contains(.taken) {
                     flags[position].insert(.taken)
                     resolved.append(position)
@@ -100,7 +100,8 @@ struct CustomizationMerge {
             slots[index] = remaining.next() ?? -1
         }
 
-        self.order = slots.filter { $0 >= 0 }
+        slots.removeAll { $0 < 0 }
+        self.order = slots
         self.hidden = hidden
         self.added = added
         self.dropped = dropped

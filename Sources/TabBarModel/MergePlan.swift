@@ -48,3 +48,29 @@ public struct MergePlan: Sendable {
         }
     }
 }
+
+extension MergePlan {
+    /// The top-level tabs in display order for `saved` (default order for `nil`, `.none` and `.undecodable`), as
+    /// indices into `shownIDs`, and the summary `resolve` reports for it: the merge alone, nothing localized.
+    public func userOrder(_ saved: SavedCustomization?) -> (order: [Int], summary: CustomizationSummary?) {
+        switch saved {
+        case nil:
+            return (Array(shownIDs.indices), nil)
+        case .some(.none):
+            return (Array(shownIDs.indices), CustomizationSummary(source: "default", revision: 0))
+        case .some(.undecodable(let revision)):
+            return (Array(shownIDs.indices), CustomizationSummary(source: "default", revision: revision))
+        case .some(.saved(let customization, let revision)):
+            let merge = CustomizationMerge(plan: self, customization: customization)
+            let summary = CustomizationSummary(
+                source: "user",
+                revision: revision,
+                hidden: merge.hidden,
+                added: merge.added,
+                dropped: merge.dropped,
+                replaced: merge.replaced
+            )
+            return (merge.order, summary)
+        }
+    }
+}

@@ -5,7 +5,7 @@ extension TabBarConfig {
     /// (source "default").
     public func resolve(client: String, version: Int, locale: String, saved: SavedCustomization?) -> ResolvedTabBar {
         let shown = shownTabs
-        let (order, summary) = userOrder(saved, plan: mergePlan)
+        let (order, summary) = mergePlan.userOrder(saved)
         let orderedTabs = order.map { shown[$0] }
         let maxVisible = effectiveMaxVisibleTabs
         let resolvedTabs = orderedTabs.enumerated().map { index, tab in
@@ -25,39 +25,20 @@ extension TabBarConfig {
         )
     }
 
-    /// What the merge needs of this config; compute it once and pass it to `userOrder(_:plan:)`.
+    /// What the merge needs of this config; compute it once and ask it for `userOrder(_:)`.
     public var mergePlan: MergePlan {
         MergePlan(tabs: tabs)
     }
 
-    /// The top-level tabs in display order for `saved` (default order for `nil`, `.none` and `.undecodable`), as
-    /// indices into `plan.shownIDs`, and the summary `resolve` reports for it: the merge alone, nothing localized.
-    public func userOrder(_ saved: SavedCustomization?, plan: MergePlan) -> (order: [Int], summary: CustomizationSummary?) {
-        let all = Array(plan.shownIDs.indices)
-        switch saved {
-        case nil:
-            return (all, nil)
-        case .some(.none):
-            return (all, CustomizationSummary(source: "default", revision: 0))
-        case .some(.undecodable(let revision)):
-            return (all, CustomizationSummary(source: "default", revision: revision))
-        case .some(.saved(let customization, let revision)):
-            let merge = CustomizationMerge(plan: plan, customization: customization)
-            let summary = CustomizationSummary(
-                source: "user",
-                revision: revision,
-                hidden: merge.hidden,
-                added: merge.added,
-                dropped: merge.dropped,
-                replaced: merge.replaced
-            )
-            return (merge.order, summary)
-        }
-    }
-
     /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").
     public func isInBar(index: Int, count: Int) -> Bool {
-        count <= effectiveMaxVisibleTabs || index < effectiveMaxVisibleTabs - 1
+        Self.isInBar(index: index, count: count, maxVisibleTabs: effectiveMaxVisibleTabs)
+    }
+
+    /// Whether the tab at `index` of `count` top-level tabs shows in a bar of `maxVisibleTabs`: all of them when
+    /// they fit, else the first `maxVisibleTabs - 1` and a "More" tab.
+    public static func isInBar(index: Int, count: Int, maxVisibleTabs: Int) -> Bool {
+        count <= maxVisibleTabs || index < maxVisibleTabs - 1
     }
 
     private static func resolvedTab(_ tab: Tab, locale: String, topLevel: Bool) -> ResolvedTab {

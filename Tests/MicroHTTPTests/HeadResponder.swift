@@ -2,8 +2,9 @@ import Foundation
 import MicroHTTP
 import Synchronization
 
-/// A responder that answers `GET /fast` from the request head with a prepared response, records what each head showed
-/// it, and answers everything else through `respond(to:)`, counting those calls.
+/// A responder that answers `GET /fast` from the request head with a prepared response and `GET /built` with one
+/// built for the request, records what each head showed it, and answers everything else through `respond(to:)`,
+/// counting those calls.
 final class HeadResponder: Responder {
     static let prepared = PreparedResponse(
         status: 200, headers: ["Content-Type": "text/plain", "ETag": "\"fast\""], body: Data("from the head".utf8))
@@ -12,12 +13,16 @@ final class HeadResponder: Responder {
     let heads = Mutex<[String]>([])
     let respondCalls = Atomic<Int>(0)
 
-    func preparedAnswer(to head: RequestHead) -> PreparedResponse? {
+    func headAnswer(to head: RequestHead) -> Response? {
         let path = head.withPath { String(decoding: $0, as: UTF8.self) }
         heads.withLock {
             $0.append("\(head.method) \(path) q=\(head.query("q") ?? "nil") probe=\(head.header("x-probe") ?? "nil")")
         }
-        return path == "/fast" ? Self.prepared : nil
+        switch path {
+        case "/fast": return Response(prepared: Self.prepared)
+        case "/built": return Response(status: 201, headers: ["X-Query": head.query("q") ?? "none"], body: Data("built".utf8))
+        default: return nil
+        }
     }
 
     func respond(to request: Request) -> Response {

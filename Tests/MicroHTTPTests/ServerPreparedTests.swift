@@ -66,10 +66,15 @@ struct ServerPreparedTests {
             #expect(try client.send("GET", "/fast", body: Data("abc".utf8)).text == "from respond GET")
             #expect(responder.respondCalls.load(ordering: .relaxed) == 3, "requests with a body are never prepared")
             #expect(try client.send("GET", "/fast").text == "from the head", "the connection is intact")
+            let built = try client.send("GET", "/built?q=7")
+            #expect(built.status == 201)
+            #expect(built.text == "built")
+            #expect(built.headers["X-Query"] == "7")
+            #expect(responder.respondCalls.load(ordering: .relaxed) == 3)
         }
         #expect(responder.heads.withLock { $0 } == [
             "GET /fast q=1 probe=a", "GET /fast q=1 probe=a", "GET /fast q=1 probe=a", "HEAD /fast q= probe=",
-            "GET /slow q=nil probe=nil", "GET /fast q=nil probe=nil",
+            "GET /slow q=nil probe=nil", "GET /fast q=nil probe=nil", "GET /built q=7 probe=nil",
         ])
     }
 }

@@ -51,6 +51,41 @@ struct CrossUserTests {
         }
     }
 
+    @Test("a token verified once answers from the request head the same as the usual way; others never do")
+    func cachedTokenHeadAnswers() async throws {
+        let alice = try await Self.token(for: "alice")
+        let expired = try await Self.token(for: "alice", expiresIn: -3600)
+        try TestApp.with(configure: Self.configure) { app in
+            let saved = try app.request(
+                "PUT", "/v1/clients/ios-phone/users/alice/tab-order", headers: Self.bearer(alice) + TestApp.json,
+                body: Data("{\"order\":[\"search\",\"home\"]}".utf8))
+            #expect(saved.status == 200)
+            let cases: [(String, [(String, String)], Int)] = [
+                ("/v1/clients/ios-phone/users/alice/tabs", Self.bearer(alice), 200),
+                ("/v1/clients/ios-phone/users/me/tabs?locale=fr", Self.bearer(alice), 200),
+                ("/v1/clients/ios-phone/users/bob/tabs", Self.bearer(alice), 403),
+                ("/v1/clients/ios-phone/users/alice/tabs", Self.bearer(expired), 401),
+                ("/v1/clients/ios-phone/users/alice/tabs", [("Authorization", "Basic YTpi")], 401),
+                ("/v1/clients/ios-phone/users/alice/tabs", [], 401),
+            ]
+            for (target, headers, status) in cases {
+                // The first request verifies (and caches) a good token; the second may then be answered from the
+                // head; the third goes the usual way because of its If-None-Match.
+                let first = try app.request("GET", target, headers: headers)
+                let second = try app.request("GET", target, headers: headers)
+                let usual = try app.request("GET", target, headers: headers + [("If-None-Match", "\"none\"")])
+                for response in [first, second, usual] {
+                    #expect(response.status == status, "\(target) \(headers)")
+                    #expect(response.body == first.body, "\(target) \(headers)")
+                    #expect(response.headers["ETag"] == first.headers["ETag"], "\(target)")
+                }
+            }
+            let tabs = try app.request("GET", "/v1/clients/ios-phone/users/alice/tabs", headers: Self.bearer(alice))
+            #expect((try tabs.json() as? [String: Any]).flatMap { $0["customization"] as? [String: Any] }?["source"]
+                as? String == "user")
+        }
+    }
+
     @Test("expired, wrong-key, wrong-issuer, wrong-audience, alg none and garbage tokens are 401")
     func badTokens() async throws {
         let expired = try await Self.token(for: "alice", expiresIn: -3600)

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTPTesting
 import TabBarModel
+@testable import TabBarAPI
 import Testing
 
 @Suite("GET tab bars")
@@ -63,18 +64,73 @@ struct TabsEndpointTests {
             for method in ["GET", "HEAD"] {
                 for target in targets {
                     for language in languages {
-                        let headAnswer = try app.request(method, target, headers: language)
-                        // An If-None-Match that matches nothing sends the request the usual way, with the same answer.
-                        let usual = try app.request(method, target, headers: language + [("If-None-Match", "\"none\"")])
-                        let label = "\(method) \(target) \(language)"
-                        #expect(headAnswer.status == usual.status, "\(label)")
-                        #expect(headAnswer.body == usual.body, "\(label)")
-                        for name in ["Content-Type", "ETag", "Cache-Control", "Vary", "Content-Length"] {
-                            #expect(headAnswer.headers[name] == usual.headers[name], "\(label) \(name)")
-                        }
+                        try Self.expectHeadAnswerIsTheUsualOne(app, method, target, headers: language)
                     }
                 }
             }
+        }
+    }
+
+    @Test("answered from the request head or the usual way, a user's tab bar is the same")
+    func userHeadAnswerMatchesTheUsualOne() throws {
+        try TestApp.with { app in
+            let saved = try app.request(
+                "PUT", "/v1/clients/ios-phone/users/alice/tab-order",
+                json: ["order": ["settings", "search", "home"], "hidden": ["settings"]])
+            #expect(saved.status == 200)
+            let users = ["alice", "nobody", "me", "bad%20user", "a%2Fb", "", "al%69ce"]
+            var targets = users.flatMap { user in
+                ["", "?locale=fr", "?locale=not%20a%20tag"].map { "/v1/clients/ios-phone/users/\(user)/tabs\($0)" }
+            }
+            targets += [
+                "/v1/clients/android/users/alice/tabs", "/v1/clients/Bad/users/alice/tabs",
+                "/v1/clients/ios-phone/userz/alice/tabs", "/v1/clients/ios-phone/users/alice/tabs/",
+                "/v1/clients//users/alice/tabs", "/v1/clients/ios-phone/users/alice/x/tabs",
+            ]
+            let languages: [[(String, String)]] = [[], [("Accept-Language", "fr-CA, en;q=0.5")]]
+            for method in ["GET", "HEAD"] {
+                for target in targets {
+                    for language in languages {
+                        try Self.expectHeadAnswerIsTheUsualOne(app, method, target, headers: language)
+                    }
+                }
+            }
+            let alice = try app.userTabs("ios-phone", "alice")
+            #expect(alice.customization?.hidden == ["settings"])
+        }
+    }
+
+    /// The request as sent (answered from its head where it can be) and with an `If-None-Match` that matches nothing,
+    /// which sends it the usual way: the same status, body and headers.
+    private static func expectHeadAnswerIsTheUsualOne(
+        _ app: TestApp, _ method: String, _ target: String, headers: [(String, String)]
+    ) throws {
+        let headAnswer = try app.request(method, target, headers: headers)
+        let usual = try app.request(method, target, headers: headers + [("If-None-Match", "\"none\"")])
+        let label = "\(method) \(target) \(headers)"
+        #expect(headAnswer.status == usual.status, "\(label)")
+        #expect(headAnswer.body == usual.body, "\(label)")
+        for name in ["Content-Type", "ETag", "Cache-Control", "Vary", "Content-Length"] {
+            #expect(headAnswer.headers[name] == usual.headers[name], "\(label) \(name)")
+        }
+    }
+
+    @Test("the paths answered from the request head are told apart from their bytes")
+    func headRoutes() {
+        func route(_ path: String) -> HeadRoute? {
+            Array(path.utf8).withUnsafeBufferPointer { HeadRoute($0) }
+        }
+        #expect(route("/v1/clients/ios-phone/tabs") == .defaultTabs(client: "ios-phone"))
+        #expect(route("/v1/clients/ios-phone/users/alice/tabs") == .userTabs(client: "ios-phone", user: "alice"))
+        #expect(route("/v1/clients/ios-phone/users/me/tabs") == .userTabs(client: "ios-phone", user: "me"))
+        #expect(route("/v1/clients/é/tabs") == .defaultTabs(client: "é"))
+        for other in [
+            "/v1/clients/tabs", "/v1/clients//tabs", "/v1/clients/ios-phone/tabs/", "/v1/clients/ios-phone/tab",
+            "/v1/clients/ios-phone/users//tabs", "/v1/clients//users/alice/tabs", "/v1/clients/ios-phone/users/a/b/tabs",
+            "/v1/clients/ios-phone/userz/alice/tabs", "/v1/clients/ios-phone/users/alice/tab-order",
+            "/v1/clients/ios-phone/config", "/v2/clients/ios-phone/tabs", "/", "",
+        ] {
+            #expect(route(other) == nil, "\(other)")
         }
     }
 

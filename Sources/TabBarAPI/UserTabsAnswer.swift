@@ -1,0 +1,15 @@
+import MicroHTTP
+import TabBarModel
+
+/// A user's tab bar as far as it is known before the merge: its validators (for a `304`), the version's encoded
+/// tab bar in the request's locale and what the user saved.
+struct UserTabsAnswer {
+    let validators: CacheValidators
+    let encoded: EncodedTabBar
+    let saved: SavedCustomization
+
+    /// The `200`, merged and put together now.
+    var response: Response {
+        validators.jsonResponse(encoded.userBody(saved))
+    }
+}
