@@ -2,8 +2,11 @@
 # Read scenarios of the benchmark suite: GET of the default tab bar and GET of a user's tab bar (merged per request)
 # from a release tabconfig, against references serving the same bytes at the same paths: a minimal libmicrohttpd
 # C program (Benchmarks/ceiling/, the ceiling of this stack), nginx serving them as static files
-# (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Each server runs alone
-# and gets the same wrk command; prints a table of requests/s, p50/p99 and tabconfig ÷ reference, and lines
+# (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
+# number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
+# servers all start first and the rounds are interleaved (each round measures every server in turn, one at a time),
+# so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99 and
+# tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for the ratio targets and for zero non-2xx responses and socket errors in every run. Exits 1 if any is FAIL.
 #
@@ -11,10 +14,10 @@
 #
 # Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION
 # (seconds per measured run, default 10), BENCH_ROUNDS (measured runs per server and scenario, default 5; the
-# median one is reported, because 2-core loopback runs of the same server differ by up to a factor of 1.6),
-# TABCONFIG_THREADS (the service's and the ceiling's thread pool),
+# median one is reported), BENCH_SERVER_THREADS (every server's worker threads: tabconfig's TABCONFIG_THREADS, the
+# ceiling's pool, nginx's worker_processes, Hummingbird's event loops; default nproc - 1, at least 1),
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
-# service (by default it uses the mode, MHD_USE_TURBO and pool size read from the service's sources).
+# service (by default it uses the mode and MHD_USE_TURBO read from the service's sources).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -41,16 +44,13 @@ release_binary reads
 mkdir -p .build-bench
 work=$(mktemp -d "$repo/.build-bench/reads.XXXXXX")
 echo "reads: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
-server_pid=
-stop_current() {
-  if [ -n "$server_pid" ]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-  fi
-}
+server_pids=()
 cleanup() {
-  stop_current
+  local pid
+  for pid in "${server_pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,7 +63,7 @@ build swift build -c release --package-path Benchmarks/hummingbird-reference --p
 hummingbird="$(swift build -c release --package-path Benchmarks/hummingbird-reference --show-bin-path)"
 hummingbird+=/HummingbirdReference
 
-# The ceiling polls like the service: mode, turbo flag and pool size read from its sources unless overridden.
+# The ceiling polls like the service: mode and turbo flag read from its sources unless overridden.
 daemon_source=Sources/MicroHTTP/Daemon.swift
 if [ -z "${BENCH_MHD_MODE:-}" ]; then
   BENCH_MHD_MODE=poll
@@ -79,16 +79,20 @@ if [ -z "${BENCH_MHD_TURBO:-}" ]; then
   BENCH_MHD_TURBO=0
   grep -q 'MHD_USE_TURBO' "$daemon_source" && BENCH_MHD_TURBO=1
 fi
-# The service's default pool is one worker thread per core (ApplicationConfiguration.threads).
-threads=${TABCONFIG_THREADS:-$(nproc)}
+# wrk runs one thread on this machine, so every server gets the other cores. (On 2 cores, two libmicrohttpd threads
+# split wrk's 64 connections between them at random, and a run's rate then depends on that split: 80,416 to
+# 107,095 req/s for the ceiling in one run of five; one thread does not split. nginx and Hummingbird measured no
+# slower with one worker than with two here; see Benchmarks/README.md.)
+threads=${BENCH_SERVER_THREADS:-$(($(nproc) > 1 ? $(nproc) - 1 : 1))}
 ceiling_flags=(--mode "$BENCH_MHD_MODE" --threads "$threads")
 [ "$BENCH_MHD_TURBO" = 1 ] && ceiling_flags+=(--turbo)
 
 # wait_ready URL LOG…: waits until URL answers 200, at most 20 s; else prints the server's logs and fails.
 wait_ready() {
+  local pid=${server_pids[-1]}
   for _ in $(seq 1 400); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "$1" 2>/dev/null)" = 200 ] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
   cat "${@:2}" >&2 || true
@@ -106,6 +110,7 @@ mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")"
 source scripts/server.sh
 mkdir -p "$work/tabconfig"
 start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads"
+server_pids+=("$server_pid")
 base="http://127.0.0.1:$port"
 curl -sf -o "$www$default_path" "$base$default_path$query"
 status=$(curl -s -o "$work/put.json" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
@@ -121,8 +126,10 @@ echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpui
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
   "user tab bar $user_bytes bytes ($user_path$query)"
-echo "each server alone, ${warmup}s warm-up then $rounds times: $wrk_command (the median run is reported)"
-echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads"
+echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rounds of $wrk_command against each" \
+  "server in turn (the median run is reported)"
+echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads;" \
+  "nginx: worker_processes $threads; Hummingbird: NIO_SINGLETON_GROUP_LOOP_COUNT=$threads"
 
 declare -A rps p50 p99 runs
 
@@ -139,23 +146,28 @@ errors() {
     END { print n + 0 }'
 }
 
-# measure SCENARIO SERVER URL: warm-up, then `rounds` measured wrk runs; records req/s, p50 and p99 of the run with
-# the median req/s, and checks the errors of every run.
+# measure SCENARIO SERVER URL ROUND: one measured wrk run, its output kept for the summary.
 measure() {
-  local scenario=$1 server=$2 url=$3 output round all=() errors_total=0 median
-  wrk -t1 -c"$connections" -d"${warmup}s" "$url" >/dev/null 2>&1 || true
+  local scenario=$1 server=$2 url=$3 round=$4 output
+  output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url" 2>&1) || true
+  if ! grep -q '^Requests/sec:' <<<"$output"; then
+    printf '%s\n' "$output" >&2
+  fi
+  grep -E 'Non-2xx|Socket errors' <<<"$output" | sed "s#^ *#$scenario $server: #" >&2 || true
+  printf '%s\n' "$output" >"$work/run.$scenario.$server.$round"
+}
+
+# summarize SCENARIO SERVER: records req/s, p50 and p99 of the run with the median req/s and every run's req/s,
+# and checks the errors of every run.
+summarize() {
+  local scenario=$1 server=$2 output round all=() errors_total=0 median
   for ((round = 0; round < rounds; round++)); do
-    output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url" 2>&1) || true
-    if ! grep -q '^Requests/sec:' <<<"$output"; then
-      printf '%s\n' "$output" >&2
-    fi
-    grep -E 'Non-2xx|Socket errors' <<<"$output" | sed "s#^ *#$scenario $server: #" >&2 || true
+    output=$(cat "$work/run.$scenario.$server.$round")
     errors_total=$((errors_total + $(errors <<<"$output")))
-    printf '%s\n' "$output" >"$work/run.$round"
     all+=("$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output" | grep . || echo 0) $round")
   done
   median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((rounds + 1) / 2))p")
-  output=$(cat "$work/run.${median#* }")
+  output=$(cat "$work/run.$scenario.$server.${median#* }")
   rps[$scenario/$server]=${median% *}
   p50[$scenario/$server]=$(percentile 50 <<<"$output")
   p99[$scenario/$server]=$(percentile 99 <<<"$output")
@@ -176,57 +188,54 @@ verify() {
   echo "$server: both bodies byte-identical to tabconfig's ($default_bytes and $user_bytes bytes), application/json"
 }
 
-measure_both() {
-  measure get-default "$1" "$2$default_path$query"
-  measure get-user "$1" "$2$user_path$query"
-}
-
-measure_both tabconfig "$base"
-stop_current
+declare -A bases=([tabconfig]="$base")
+servers=(tabconfig ceiling nginx hummingbird)
 
 port=$(free_port)
 "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
   >"$work/ceiling.log" 2>&1 &
-server_pid=$!
+server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
-verify ceiling "http://127.0.0.1:$port"
-measure_both ceiling "http://127.0.0.1:$port"
-stop_current
-
-# The ceiling in its own fastest pool here, one thread (wrk holds the other core), without a target: how far the
-# like-for-like row above is from what libmicrohttpd alone can do on this machine.
-servers=(tabconfig ceiling)
-if [ "$threads" != 1 ]; then
-  port=$(free_port)
-  "$work/ceiling" --port "$port" --mode "$BENCH_MHD_MODE" --threads 1 "$default_path=$www$default_path" \
-    "$user_path=$www$user_path" >"$work/ceiling1.log" 2>&1 &
-  server_pid=$!
-  wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling1.log"
-  measure_both ceiling1 "http://127.0.0.1:$port"
-  stop_current
-  servers+=(ceiling1)
-fi
-servers+=(nginx hummingbird)
+bases[ceiling]="http://127.0.0.1:$port"
 
 port=$(free_port)
 user_line=
 [ "$(id -u)" -eq 0 ] && user_line='user root;'
-sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" -e "s#@USER@#$user_line#g" Benchmarks/nginx/nginx.conf.template \
-  >"$work/nginx.conf"
+sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" -e "s#@USER@#$user_line#g" -e "s#@WORKERS@#$threads#g" \
+  Benchmarks/nginx/nginx.conf.template >"$work/nginx.conf"
 "$nginx" -e "$work/error.log" -c "$work/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
-server_pid=$!
+server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/nginx.log" "$work/error.log"
-verify nginx "http://127.0.0.1:$port"
-measure_both nginx "http://127.0.0.1:$port"
-stop_current
+bases[nginx]="http://127.0.0.1:$port"
 
 port=$(free_port)
-"$hummingbird" "$port" "$default_path=$www$default_path" "$user_path=$www$user_path" >"$work/hummingbird.log" 2>&1 &
-server_pid=$!
+NIO_SINGLETON_GROUP_LOOP_COUNT=$threads "$hummingbird" "$port" "$default_path=$www$default_path" \
+  "$user_path=$www$user_path" >"$work/hummingbird.log" 2>&1 &
+server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
-verify hummingbird "http://127.0.0.1:$port"
-measure_both hummingbird "http://127.0.0.1:$port"
-stop_current
+bases[hummingbird]="http://127.0.0.1:$port"
+
+for server in ceiling nginx hummingbird; do
+  verify "$server" "${bases[$server]}"
+done
+
+# All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
+for server in "${servers[@]}"; do
+  for path in "$default_path" "$user_path"; do
+    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$query" >/dev/null 2>&1 || true
+  done
+done
+for ((round = 0; round < rounds; round++)); do
+  for server in "${servers[@]}"; do
+    measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+    measure get-user "$server" "${bases[$server]}$user_path$query" "$round"
+  done
+done
+for scenario in get-default get-user; do
+  for server in "${servers[@]}"; do
+    summarize "$scenario" "$server"
+  done
+done
 
 ratio() {
   awk -v a="${rps[$1/tabconfig]}" -v b="${rps[$1/$2]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
@@ -237,7 +246,6 @@ printf '%-12s %-26s %12s %9s %9s %20s  %s\n' scenario server req/s p50-ms p99-ms
 declare -A label=(
   [tabconfig]="tabconfig"
   [ceiling]="C libmicrohttpd (ceiling)"
-  [ceiling1]="C libmicrohttpd, 1 thread"
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
