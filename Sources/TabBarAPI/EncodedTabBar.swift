@@ -76,20 +76,27 @@ final class EncodedTabBar: Sendable {
     /// Appends the summary as `JSONCoding` encodes it: written directly when every string is plain and nothing was
     /// replaced, else through the encoder.
     private static func append(_ summary: CustomizationSummary, to body: inout [UInt8]) {
-        guard summary.replaced.isEmpty, DirectJSON.isPlain(summary.source),
-            DirectJSON.arePlain([summary.added, summary.dropped, summary.hidden])
-        else {
-            body.append(contentsOf: JSONCoding.encode(summary))
+        let start = body.count
+        if summary.replaced.isEmpty, appendDirectly(summary, to: &body) {
             return
         }
+        body.removeSubrange(start...)
+        body.append(contentsOf: JSONCoding.encode(summary))
+    }
+
+    /// Appends a summary without replacements; false when one of its strings is not plain.
+    private static func appendDirectly(_ summary: CustomizationSummary, to body: inout [UInt8]) -> Bool {
         body.append(UInt8(ascii: "{"))
-        DirectJSON.appendMember("added", summary.added, to: &body)
+        guard DirectJSON.appendMember("added", summary.added, to: &body) else { return false }
         body.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("dropped", summary.dropped, to: &body)
+        guard DirectJSON.appendMember("dropped", summary.dropped, to: &body) else { return false }
         body.append(UInt8(ascii: ","))
-        DirectJSON.appendMember("hidden", summary.hidden, to: &body)
-        body.append(contentsOf: ",\"replaced\":{},\"revision\":\(summary.revision),\"source\":".utf8)
-        DirectJSON.appendQuoted(summary.source, to: &body)
+        guard DirectJSON.appendMember("hidden", summary.hidden, to: &body) else { return false }
+        DirectJSON.append(",\"replaced\":{},\"revision\":", to: &body)
+        DirectJSON.appendDecimal(summary.revision, to: &body)
+        DirectJSON.append(",\"source\":", to: &body)
+        guard DirectJSON.appendPlain(summary.source, to: &body) else { return false }
         body.append(UInt8(ascii: "}"))
+        return true
     }
 }

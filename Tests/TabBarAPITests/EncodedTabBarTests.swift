@@ -86,9 +86,19 @@ struct SavedTabOrderBodyJSONTests {
             SavedTabOrderBody(order: ["home", "search"], hidden: ["settings"], revision: 7, ignored: []),
             SavedTabOrderBody(order: [], hidden: [], revision: 0, ignored: ["gone", "x"]),
             SavedTabOrderBody(order: ["a\"b", "ü"], hidden: ["back\\slash"], revision: 1, ignored: ["/"]),
+            SavedTabOrderBody(order: ["home", "tab\u{7}"], hidden: ["settings"], revision: .max, ignored: ["x"]),
+            SavedTabOrderBody(order: ["home"], hidden: [], revision: 10, ignored: []),
         ]
     )
     func matchesEncoder(body: SavedTabOrderBody) {
         #expect(body.json == JSONCoding.encode(body))
+    }
+
+    @Test("integers are written as the encoder writes them", arguments: [0, 1, 9, 10, 99, 100, 1234567890, UInt64.max])
+    func decimal(value: UInt64) {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        DirectJSON.appendDecimal(value, to: &bytes)
+        bytes.append(UInt8(ascii: "]"))
+        #expect(Data(bytes) == JSONCoding.encode([value]))
     }
 }
