@@ -17,7 +17,7 @@ struct CacheValidators {
         return decorate(Response(status: 304))
     }
 
-    /// A `200` with the JSON `body` and the headers `decorate(.json(encoded: body))` gives, built in one go.
+    /// A `200` with the JSON `body`, its `Content-Type` and these validators' headers.
     func jsonResponse(_ body: Data) -> Response {
         var headers = HTTPHeaders()
         headers.reserveCapacity(4)
@@ -31,7 +31,7 @@ struct CacheValidators {
     }
 
     /// `response` with `ETag`, `Cache-Control` and, where it applies, `Vary`.
-    func decorate(_ response: Response) -> Response {
+    private func decorate(_ response: Response) -> Response {
         var response = response
         response.headers.replaceOrAdd(name: "ETag", value: etag)
         response.headers.replaceOrAdd(name: "Cache-Control", value: cacheControl)

@@ -37,7 +37,7 @@ final class LiveConfig: Sendable {
             let validators = CacheValidators(
                 etag: EntityTag.defaultTabs(version: stored.version, locale: locale), cacheControl: cacheControl,
                 variesByLanguage: variesByLanguage)
-            let fresh = validators.decorate(.json(encoded: encodedTabBar(locale: locale).defaultBody))
+            let fresh = validators.jsonResponse(encodedTabBar(locale: locale).defaultBody)
             let prepared = PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)
             return VersionCache.DefaultAnswer(validators: validators, response: Response(prepared: prepared))
         }
