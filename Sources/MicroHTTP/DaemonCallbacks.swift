@@ -9,33 +9,32 @@ import Glibc
 /// No Swift error can escape them: they call only non-throwing code.
 enum DaemonCallbacks {
     /// Called first with the request head, then once per body chunk, then a last time with no data.
-    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
-        guard let cls, let connection, let uploadDataSize, let conCls else {
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
+        guard let cls, let connection, let url, let uploadDataSize, let conCls else {
             return .NO
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         guard let existing = conCls.pointee else {
             context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
-            let answer = headAnswer(connection: connection, url: url, method: method, context: context)
+            let framing = RequestFraming(connection: connection)
+            let pathOffset = RequestTarget.pathOffset(url)
+            if let rejection = framing.rejection(version: version) ?? (pathOffset == nil ? .invalidTarget : nil) {
+                let state = RequestState(request: Request(method: method.map(methodName) ?? "", path: String(cString: url)))
+                return reject(state, rejection, on: connection, conCls: conCls, context: context)
+            }
+            let path = url + (pathOffset ?? 0)
+            let answer = framing.hasBody ? nil : headAnswer(connection: connection, path: path, method: method, context: context)
             // A request answered from its head keeps only its method and path, for the log.
             let state = RequestState(
                 request: answer == nil
-                    ? makeRequest(connection: connection, url: url, method: method)
-                    : Request(method: method.map(methodName) ?? "", path: url.map { String(cString: $0) } ?? "/"))
+                    ? makeRequest(connection: connection, path: path, method: method)
+                    : Request(method: method.map(methodName) ?? "", path: RequestTarget.path(path)))
             state.headAnswer = answer
+            if answer == nil, let length = framing.contentLength, context.exceedsLimit(contentLength: String(cString: length)) {
+                return reject(state, .payloadTooLarge(limit: context.maxBodySize), on: connection, conCls: conCls, context: context)
+            }
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             context.inFlight.add(1, ordering: .relaxed)
-            if answer != nil {
-                return .YES
-            }
-            if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection),
-                context.exceedsLimit(contentLength: length) {
-                state.rejection = .payloadTooLarge(limit: context.maxBodySize)
-                state.responded = true
-                var response = context.answer(state)
-                response.headers.replaceOrAdd(name: "Connection", value: "close")
-                return queue(response, for: state, on: connection, context: context)
-            }
             return .YES
         }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
@@ -57,6 +56,24 @@ enum DaemonCallbacks {
             return queue(answer, for: state, on: connection, context: context)
         }
         return queue(context.answer(state), for: state, on: connection, context: context)
+    }
+
+    /// Answers a request refused from its head and closes the connection after the answer: libmicrohttpd then reads
+    /// none of its body, so no byte of it can be taken for a next request.
+    private static func reject(
+        _ state: RequestState,
+        _ rejection: Rejection,
+        on connection: OpaquePointer,
+        conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+        context: ServerContext
+    ) -> MHD_Result {
+        state.rejection = rejection
+        state.responded = true
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        context.inFlight.add(1, ordering: .relaxed)
+        var response = context.answer(state)
+        response.headers.replaceOrAdd(name: "Connection", value: "close")
+        return queue(response, for: state, on: connection, context: context)
     }
 
     /// Frees the per-request state once libmicrohttpd is done with the request, however it ended.
@@ -202,7 +219,31 @@ enum DaemonCallbacks {
             return send(created, status: status, headers: response.headers, on: connection, context: context)
         }
         response.stream?.finish()
+        if status == 304, !response.body.isEmpty {
+            return queueLengthOnly(response.body.count, status: status, headers: response.headers, on: connection, context: context)
+        }
         return queueBuffer(hasBody ? response.body : Data(), status: status, headers: response.headers, on: connection, context: context)
+    }
+
+    /// Queues a response that announces a body of `length` bytes and never sends one: a `304`, whose
+    /// `Content-Length` libmicrohttpd always writes and which must then be the `200`'s (RFC 9110 §8.6).
+    private static func queueLengthOnly(
+        _ length: Int,
+        status: Int,
+        headers: HTTPHeaders,
+        on connection: OpaquePointer,
+        context: ServerContext
+    ) -> MHD_Result {
+        guard let created = MHD_create_response_from_callback(UInt64(length), 1, noBody, nil, nil) else {
+            context.logger.error("libmicrohttpd could not create a response")
+            return .NO
+        }
+        return send(created, status: status, headers: headers, on: connection, context: context)
+    }
+
+    /// The body reader of a response whose body is never sent; if it were asked, it ends the connection.
+    private static let noBody: MHD_ContentReaderCallback = { _, _, _, _ in
+        CMicroHTTPD_reader_end_with_error()
     }
 
     /// Suspends the connection until `deferred` is completed; the access handler, called again on resume, sends it.
@@ -267,12 +308,12 @@ enum DaemonCallbacks {
 
     private static func makeRequest(
         connection: OpaquePointer,
-        url: UnsafePointer<CChar>?,
+        path: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>?
     ) -> Request {
         var request = Request(
             method: method.map(methodName) ?? "",
-            path: url.map { String(cString: $0) } ?? "/",
+            path: RequestTarget.path(path),
             queryItems: values(connection, kind: .GET_ARGUMENT_KIND, expected: 0),
             headers: HTTPHeaders(fields: values(connection, kind: .HEADER_KIND, expected: 8))
         )
@@ -285,22 +326,16 @@ enum DaemonCallbacks {
     /// The responder's answer from the request head, for a GET or HEAD without a body while not draining; a streamed
     /// or deferred one is not taken (those need the request's state from the start).
     private static func headAnswer(
-        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, context: ServerContext
+        connection: OpaquePointer, path: UnsafePointer<CChar>, method: UnsafePointer<CChar>?, context: ServerContext
     ) -> Response? {
-        guard let url, let method, !context.draining.load(ordering: .relaxed) else {
+        guard let method, !context.draining.load(ordering: .relaxed) else {
             return nil
         }
         let name = methodName(method)
         guard name == "GET" || name == "HEAD" else {
             return nil
         }
-        if RequestHead.lookup("Transfer-Encoding", kind: .HEADER_KIND, on: connection) != nil {
-            return nil
-        }
-        if let length = RequestHead.lookup("Content-Length", kind: .HEADER_KIND, on: connection), length != "0" {
-            return nil
-        }
-        guard let answer = context.responder.headAnswer(to: RequestHead(method: name, connection: connection, url: url)),
+        guard let answer = context.responder.headAnswer(to: RequestHead(method: name, connection: connection, path: path)),
             answer.stream == nil, answer.deferred == nil
         else {
             return nil

@@ -9,18 +9,21 @@ public struct RequestHead {
     /// The method: "GET" or "HEAD" (only requests without a body get here).
     public let method: String
     private let connection: OpaquePointer
-    private let url: UnsafePointer<CChar>
+    private let path: UnsafePointer<CChar>
 
-    init(method: String, connection: OpaquePointer, url: UnsafePointer<CChar>) {
+    /// `path` is the request target's path (``RequestTarget``); empty for an absolute target without one.
+    init(method: String, connection: OpaquePointer, path: UnsafePointer<CChar>) {
         self.method = method
         self.connection = connection
-        self.url = url
+        self.path = path
     }
 
-    /// Calls `body` with the percent-decoded path's bytes, as ``Request/path`` would hold them.
+    /// Calls `body` with the percent-decoded path's bytes, as ``Request/path`` would hold them (empty where it holds
+    /// `/` for an absolute target without a path).
     public func withPath<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try url.withMemoryRebound(to: UInt8.self, capacity: strlen(url)) {
-            try body(UnsafeBufferPointer(start: $0, count: strlen(url)))
+        let count = strlen(path)
+        return try path.withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
         }
     }
 

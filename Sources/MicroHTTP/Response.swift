@@ -10,7 +10,9 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders {
         didSet { prepared = nil }
     }
-    /// The body. Ignored for 204 and 304, and for streamed responses.
+    /// The body. Ignored for 204 and for streamed responses. Never sent with a 304, whose body is that of the 200 it
+    /// stands for, or empty: its length is sent as `Content-Length`, as RFC 9110 §8.6 allows (libmicrohttpd always
+    /// sends one).
     public var body: Data {
         didSet { prepared = nil }
     }

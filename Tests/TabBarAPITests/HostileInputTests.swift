@@ -21,6 +21,30 @@ struct HostileInputTests {
         ("POST", "/v1/clients/{p}/config/rollback"), ("POST", "/v1/import/plist?client={p}"),
     ]
 
+    @Test("smuggling attempts against a tab-order write: one problem+json 400, the connection closed, nothing saved")
+    func smuggling() throws {
+        let smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+        let head = "PUT /v1/clients/ios-phone/users/alice/tab-order HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        let attempts = [
+            head + "Content-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled,
+            head + "Content-Length: 0\r\nContent-Length: 34\r\n\r\n" + smuggled,
+            head + "Content-Length : 34\r\n\r\n" + smuggled,
+            head + "Transfer-Encoding: xchunked\r\n\r\n" + smuggled,
+        ]
+        try TestApp.with { app in
+            for attempt in attempts {
+                let exchange = try RawExchange(port: app.port, request: attempt)
+                #expect(exchange.closed)
+                #expect(exchange.responses.count == 1, "\(attempt)")
+                let response = try #require(exchange.responses.first)
+                #expect(response.status == (attempt.contains("xchunked") ? 501 : 400))
+                #expect(response.headers["Content-Type"] == "application/problem+json")
+            }
+            let order = try app.request("GET", "/v1/clients/ios-phone/users/alice/tab-order")
+            #expect((try order.json() as? [String: Any])?["revision"] as? Int == 0)
+        }
+    }
+
     @Test("path traversal and odd ids in every path parameter never reach the file system")
     func traversal() throws {
         try TestApp.with { app in
