@@ -9,7 +9,7 @@ extension APIHandlers {
         let lastEventID = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let stream = ResponseStream()
         let accepted = catalog.events.subscribe(client: client, stream: stream, lastEventID: lastEventID) {
-            self.catalog.live(client)?.stored.version
+            self.catalog.live(client)
         }
         guard accepted else {
             throw APIError.unavailable("The server holds as many event streams as it allows; retry later.")

@@ -23,7 +23,7 @@ extension APIHandlers {
             guard let live = catalog.live(client), let user = knownUser(pathUser, head) else { return nil }
             return userAnswer(
                 live, client: client, user: user, localeQuery: localeQuery,
-                acceptLanguage: head.header("Accept-Language")
+                acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me"
             ).response
         }
     }

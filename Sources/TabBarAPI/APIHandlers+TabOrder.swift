@@ -12,12 +12,12 @@ extension APIHandlers {
         let entry = store.customization(client: client, user: user)
         let revision = entry?.revision ?? 0
         let validators = CacheValidators(
-            etag: EntityTag.tabOrder(revision: revision), cacheControl: privateCacheControl,
-            variesByLanguage: false)
-        if let notModified = validators.notModified(request) { return notModified }
+            etag: EntityTag.tabOrder(revision: revision, user: user), cacheControl: privateCacheControl,
+            variesByLanguage: false, variesByAuthorization: request.pathParameters["user"] == "me")
         let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
-        let body = TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)
-        return validators.jsonResponse(JSONCoding.encode(body))
+        let body = JSONCoding.encode(TabOrderBody(order: value.order, hidden: value.hidden, revision: revision))
+        if let notModified = validators.notModified(request, body: body) { return notModified }
+        return validators.jsonResponse(body)
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.
@@ -45,7 +45,7 @@ extension APIHandlers {
         var expectedRevision: UInt64?
         if let ifMatch = request.headers["If-Match"] {
             let current = store.customization(client: client, user: user)?.revision ?? 0
-            guard EntityTag.matchHolds(ifMatch, current: EntityTag.tabOrder(revision: current)) else {
+            guard EntityTag.matchHolds(ifMatch, current: EntityTag.tabOrder(revision: current, user: user)) else {
                 throw APIError.revisionMismatch
             }
             expectedRevision = current
@@ -60,7 +60,7 @@ extension APIHandlers {
                     let body = SavedTabOrderBody(
                         order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored)
                     var response = Response.json(encoded: body.json)
-                    response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision))
+                    response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision, user: user))
                     return response
                 case .failure(let error):
                     return response(for: error, request: request)

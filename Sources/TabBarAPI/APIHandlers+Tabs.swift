@@ -8,7 +8,7 @@ extension APIHandlers {
         let live = try requireLive(request)
         let answer = defaultAnswer(
             live, localeQuery: try request.localeQuery(), acceptLanguage: request.headers["Accept-Language"])
-        if let notModified = answer.validators.notModified(request) { return notModified }
+        if let notModified = answer.validators.notModified(request, body: answer.response.body) { return notModified }
         return answer.response
     }
 
@@ -30,23 +30,25 @@ extension APIHandlers {
         let live = try requireLive(client)
         let answer = userAnswer(
             live, client: client, user: user, localeQuery: localeQuery,
-            acceptLanguage: request.headers["Accept-Language"])
-        if let notModified = answer.validators.notModified(request) { return notModified }
+            acceptLanguage: request.headers["Accept-Language"], viaMe: request.pathParameters["user"] == "me")
+        if let notModified = answer.validators.notModified(request, body: answer.body) { return notModified }
         return answer.response
     }
 
     /// What `user`'s tab bar on `live` is answered with, for a checked `?locale=` (which wins) or else
-    /// `Accept-Language`, read only when there is no query. The merge runs when `response` is asked for.
+    /// `Accept-Language`, read only when there is no query. The merge runs when `response` is asked for. `viaMe`:
+    /// the path named the user as `me`, so the answer depends on the token (`Vary: Authorization`).
     func userAnswer(
         _ live: LiveConfig, client: String, user: String, localeQuery: String?,
-        acceptLanguage: @autoclosure () -> String?
+        acceptLanguage: @autoclosure () -> String?, viaMe: Bool
     ) -> UserTabsAnswer {
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
         let entry = store.customization(client: client, user: user)
         return UserTabsAnswer(
             validators: CacheValidators(
-                etag: EntityTag.userTabs(version: live.stored.version, locale: locale, revision: entry?.revision ?? 0),
-                cacheControl: privateCacheControl, variesByLanguage: localeQuery == nil),
+                etag: EntityTag.userTabs(
+                    version: live.stored.version, locale: locale, revision: entry?.revision ?? 0, user: user),
+                cacheControl: privateCacheControl, variesByLanguage: localeQuery == nil, variesByAuthorization: viaMe),
             encoded: live.encodedTabBar(locale: locale),
             saved: SavedCustomization(entry))
     }

@@ -10,30 +10,36 @@ final class APIHandlers: Sendable {
     let adminToken: AdminToken
     let userAuth: UserAuthenticator?
     let maxBodySize: Int
-    let cacheMaxAge: Int
-    /// `Cache-Control` of shared and of per-user representations.
+    /// `Cache-Control` of the default tab bar: revalidated at every use unless the operator chose a `max-age`.
     let publicCacheControl: String
-    let privateCacheControl: String
+    /// `Cache-Control` of per-user and admin representations: stored only by the caller's own cache, revalidated at
+    /// every use, so a user's next read after a write, or after a version event, is never an older copy.
+    let privateCacheControl = "private, no-cache"
     let openAPIDocument: Data
     let logger: Logger
     private let shuttingDown = Mutex(false)
 
     init(
-        catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int, openAPIDocument: Data,
-        logger: Logger
+        catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
+        staleWhileRevalidate: Int, openAPIDocument: Data, logger: Logger
     ) {
         self.catalog = catalog
         self.adminToken = adminToken
         self.userAuth = userAuth
         self.maxBodySize = maxBodySize
-        self.cacheMaxAge = cacheMaxAge
-        publicCacheControl = "public, max-age=\(cacheMaxAge)"
-        privateCacheControl = "private, max-age=\(cacheMaxAge)"
+        publicCacheControl = Self.sharedCacheControl(maxAge: cacheMaxAge, staleWhileRevalidate: staleWhileRevalidate)
         self.openAPIDocument = openAPIDocument
         self.logger = logger
     }
 
     var store: any TabBarStore { catalog.store }
+
+    /// `public, no-cache` for `maxAge` 0; else `public, max-age=N`, with `stale-while-revalidate=S` when `S` > 0.
+    static func sharedCacheControl(maxAge: Int, staleWhileRevalidate: Int) -> String {
+        guard maxAge > 0 else { return "public, no-cache" }
+        guard staleWhileRevalidate > 0 else { return "public, max-age=\(maxAge)" }
+        return "public, max-age=\(maxAge), stale-while-revalidate=\(staleWhileRevalidate)"
+    }
 
     /// Makes `/readyz` fail from now on.
     func beginShutdown() {

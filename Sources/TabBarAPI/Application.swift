@@ -42,7 +42,8 @@ public final class Application: Sendable {
             configured: configuration.adminToken, dataDirectory: dataDirectory, logger: logger)
         handlers = APIHandlers(
             catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
-            cacheMaxAge: configuration.cacheMaxAge, openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+            cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
+            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port

@@ -25,8 +25,12 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var threads = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 256)
     /// Seconds in-flight requests get to finish on shutdown.
     public var shutdownGracePeriod = 8
-    /// `max-age` in seconds of the `Cache-Control` sent with tab bars, configs and customizations.
-    public var cacheMaxAge = 60
+    /// `max-age` in seconds of the default tab bar's `Cache-Control`, for a CDN or shared cache in front; 0 (the
+    /// default) sends `no-cache`: every use revalidates (a cheap 304), so a new version shows at once. Per-user and
+    /// admin representations are always `private, no-cache`.
+    public var cacheMaxAge = 0
+    /// `stale-while-revalidate` in seconds added to the default tab bar's `Cache-Control` when `cacheMaxAge` > 0.
+    public var cacheStaleWhileRevalidate = 0
     /// Versions kept per client; older ones are pruned.
     public var keepVersions = 100
     /// Most open server-sent-event streams; more are refused with 503.
@@ -76,6 +80,7 @@ extension ApplicationConfiguration {
         if let value = try int("TABCONFIG_THREADS") { threads = value }
         if let value = try int("TABCONFIG_SHUTDOWN_GRACE") { shutdownGracePeriod = value }
         if let value = try int("TABCONFIG_CACHE_MAX_AGE") { cacheMaxAge = value }
+        if let value = try int("TABCONFIG_CACHE_STALE_WHILE_REVALIDATE") { cacheStaleWhileRevalidate = value }
         if let value = try int("TABCONFIG_KEEP_VERSIONS") { keepVersions = value }
         if let value = try int("TABCONFIG_MAX_EVENT_SUBSCRIBERS") { maxEventSubscribers = value }
         if let value = try int("TABCONFIG_EVENT_HEARTBEAT") { eventHeartbeat = value }
@@ -93,6 +98,9 @@ extension ApplicationConfiguration {
         guard connectionTimeout >= 1 else { throw ConfigurationError(description: "connection timeout must be at least 1 second") }
         guard connectionMemoryLimit >= 8 * 1024 else {
             throw ConfigurationError(description: "connection memory limit must be at least 8192 bytes")
+        }
+        guard cacheMaxAge >= 0, cacheStaleWhileRevalidate >= 0 else {
+            throw ConfigurationError(description: "cache max-age and stale-while-revalidate must not be negative")
         }
         guard keepVersions >= 1 else { throw ConfigurationError(description: "keep versions must be at least 1") }
         guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }

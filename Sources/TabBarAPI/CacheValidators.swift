@@ -8,36 +8,38 @@ struct CacheValidators {
     var cacheControl: String
     /// Whether the representation depends on `Accept-Language`.
     var variesByLanguage: Bool
+    /// Whether the representation depends on `Authorization` (a `/users/me/…` answer: whose it is depends on the
+    /// token), so that a cache on a device shared by two users never answers one with the other's copy.
+    var variesByAuthorization = false
 
-    /// A `304 Not Modified` when the request's `If-None-Match` names this representation.
-    func notModified(_ request: Request) -> Response? {
+    /// A `304 Not Modified` when the request's `If-None-Match` names this representation. `body` is the `200`'s
+    /// body, asked for only then: the `304` sends its length as `Content-Length` (RFC 9110 §8.6), never its bytes.
+    func notModified(_ request: Request, body: @autoclosure () -> Data) -> Response? {
         guard let header = request.headers["If-None-Match"], EntityTag.noneMatchHits(header, etag) else {
             return nil
         }
-        return decorate(Response(status: 304))
+        return Response(status: 304, headers: headers(contentType: false), body: body())
     }
 
     /// A `200` with the JSON `body`, its `Content-Type` and these validators' headers.
     func jsonResponse(_ body: Data) -> Response {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(4)
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-        headers.add(name: "Cache-Control", value: cacheControl)
-        headers.add(name: "ETag", value: etag)
-        if variesByLanguage {
-            headers.add(name: "Vary", value: "Accept-Language")
-        }
-        return Response(status: 200, headers: headers, body: body)
+        Response(status: 200, headers: headers(contentType: true), body: body)
     }
 
-    /// `response` with `ETag`, `Cache-Control` and, where it applies, `Vary`.
-    private func decorate(_ response: Response) -> Response {
-        var response = response
-        response.headers.replaceOrAdd(name: "ETag", value: etag)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: cacheControl)
-        if variesByLanguage {
-            response.headers.replaceOrAdd(name: "Vary", value: "Accept-Language")
+    private func headers(contentType: Bool) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(4)
+        if contentType {
+            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         }
-        return response
+        headers.add(name: "Cache-Control", value: cacheControl)
+        headers.add(name: "ETag", value: etag)
+        switch (variesByLanguage, variesByAuthorization) {
+        case (true, true): headers.add(name: "Vary", value: "Accept-Language, Authorization")
+        case (true, false): headers.add(name: "Vary", value: "Accept-Language")
+        case (false, true): headers.add(name: "Vary", value: "Authorization")
+        case (false, false): break
+        }
+        return headers
     }
 }

@@ -56,7 +56,7 @@ final class Catalog: Sendable {
             let live = LiveConfig(stored: stored, config: config)
             configs.withLock { $0[client] = live }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
-            events.published(client: client, version: stored.version)
+            events.published(live)
             return live
         }
     }

@@ -2,17 +2,18 @@ import Foundation
 
 /// Strong entity tags of the API's representations, and the `If-None-Match` / `If-Match` rules of RFC 9110.
 ///
-/// Every tag is made of numbers the store never reuses (config versions, customization revisions) and the
-/// resolved locale, so a tag names exactly one body.
+/// Every tag is made of numbers the store never reuses (config versions, customization revisions), the resolved
+/// locale and, for a user's representations, the user (revisions count per user), so a tag names exactly one body.
+/// User ids (`[A-Za-z0-9._~@+-]`) and locales hold no `:`, which sets the user apart.
 enum EntityTag {
     /// The default tab bar of a config version in a locale.
     static func defaultTabs(version: Int, locale: String) -> String {
         "\"t\(version)-\(locale)\""
     }
 
-    /// A user's tab bar: config version, locale and the user's customization revision.
-    static func userTabs(version: Int, locale: String, revision: UInt64) -> String {
-        "\"u\(version)-\(locale)-\(revision)\""
+    /// A user's tab bar: config version, locale, the user's customization revision and the user.
+    static func userTabs(version: Int, locale: String, revision: UInt64, user: String) -> String {
+        "\"u\(version)-\(locale)-\(revision):\(user)\""
     }
 
     /// A config version's source document.
@@ -20,9 +21,9 @@ enum EntityTag {
         "\"c\(version)\""
     }
 
-    /// A user's stored customization.
-    static func tabOrder(revision: UInt64) -> String {
-        "\"r\(revision)\""
+    /// A user's stored customization: its revision and the user.
+    static func tabOrder(revision: UInt64, user: String) -> String {
+        "\"r\(revision):\(user)\""
     }
 
     /// `If-None-Match`: true when `header` lists `tag` (weak comparison) or is `*`.

@@ -47,19 +47,20 @@ final class EventHub: Sendable {
 
     /// Adds `stream` as a subscriber of `client` and writes the live version first unless the subscriber already
     /// has it (`lastEventID`). Returns false when the subscriber limit is reached or the hub has stopped.
-    func subscribe(client: String, stream: ResponseStream, lastEventID: Int?, live: () -> Int?) -> Bool {
+    func subscribe(client: String, stream: ResponseStream, lastEventID: Int?, live: () -> LiveConfig?) -> Bool {
         let key = ObjectIdentifier(stream)
         let accepted = delivery.withLock { _ -> Bool in
-            let initial = state.withLock { state -> Int?? in
+            let initial = state.withLock { state -> LiveConfig?? in
                 guard !state.stopped, state.count < maxSubscribers else { return .none }
-                let version = live() ?? 0
+                let current = live()
+                let version = current?.stored.version ?? 0
                 state.subscribers[client, default: [:]][key] = Subscriber(stream: stream, lastSent: version)
                 state.count += 1
-                return .some(version > 0 && lastEventID != version ? version : nil)
+                return .some(version > 0 && lastEventID != version ? current : nil)
             }
             guard let initial else { return false }
-            if let version = initial {
-                stream.write(Self.versionEvent(version))
+            if let current = initial {
+                stream.write(Self.versionEvent(current))
             }
             return true
         }
@@ -68,9 +69,11 @@ final class EventHub: Sendable {
         return true
     }
 
-    /// Sends the event of a newly live `version` to every subscriber of `client`.
-    func published(client: String, version: Int) {
-        let event = Self.versionEvent(version)
+    /// Sends the event of a newly live version to every subscriber of its client.
+    func published(_ live: LiveConfig) {
+        let client = live.stored.client
+        let version = live.stored.version
+        let event = Self.versionEvent(live)
         delivery.withLock { _ in
             let streams = state.withLock { state -> [ResponseStream] in
                 guard var subscribers = state.subscribers[client] else { return [] }
@@ -125,9 +128,14 @@ final class EventHub: Sendable {
         streams.forEach { $0.write(comment) }
     }
 
-    /// `id:` the version, `data:` JSON with the version and the ETag of its config.
-    static func versionEvent(_ version: Int) -> Data {
-        let etag = EntityTag.config(version: version).replacingOccurrences(of: "\"", with: "\\\"")
-        return Data("id: \(version)\nevent: version\ndata: {\"etag\":\"\(etag)\",\"version\":\(version)}\n\n".utf8)
+    /// `id:` the version; `data:` JSON with the version, its default locale and the ETag of its default tab bar in
+    /// that locale: what a client that holds that tab bar sends as `If-None-Match` (it gets 304 only if it has this
+    /// version already).
+    static func versionEvent(_ live: LiveConfig) -> Data {
+        let version = live.stored.version
+        let locale = live.resolveLocale(query: nil, acceptLanguage: nil)
+        let etag = EntityTag.defaultTabs(version: version, locale: locale).replacingOccurrences(of: "\"", with: "\\\"")
+        return Data(
+            "id: \(version)\nevent: version\ndata: {\"etag\":\"\(etag)\",\"locale\":\"\(locale)\",\"version\":\(version)}\n\n".utf8)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 import TabBarModel
 
@@ -8,8 +9,13 @@ struct UserTabsAnswer {
     let encoded: EncodedTabBar
     let saved: SavedCustomization
 
+    /// The `200`'s body, merged and put together now.
+    var body: Data {
+        encoded.userBody(saved)
+    }
+
     /// The `200`, merged and put together now.
     var response: Response {
-        validators.jsonResponse(encoded.userBody(saved))
+        validators.jsonResponse(body)
     }
 }

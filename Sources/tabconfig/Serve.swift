@@ -24,8 +24,10 @@ struct Serve: ParsableCommand {
     var connectionTimeout: Int?
     @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default one per core).")
     var threads: Int?
-    @Option(name: .customLong("cache-max-age"), help: "Cache-Control max-age in seconds (TABCONFIG_CACHE_MAX_AGE, default 60).")
+    @Option(name: .customLong("cache-max-age"), help: "max-age in seconds of the default tab bar, for a CDN; 0 = no-cache, revalidate at every use (TABCONFIG_CACHE_MAX_AGE, default 0).")
     var cacheMaxAge: Int?
+    @Option(name: .customLong("cache-stale-while-revalidate"), help: "stale-while-revalidate in seconds added to a default tab bar max-age (TABCONFIG_CACHE_STALE_WHILE_REVALIDATE, default 0).")
+    var cacheStaleWhileRevalidate: Int?
     @Option(name: .customLong("keep-versions"), help: "Config versions kept per client (TABCONFIG_KEEP_VERSIONS, default 100).")
     var keepVersions: Int?
     @Flag(name: .customLong("allow-anonymous-users"), help: "Serve user endpoints without authentication on a non-loopback address (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
@@ -49,6 +51,7 @@ struct Serve: ParsableCommand {
         if let connectionTimeout { configuration.connectionTimeout = connectionTimeout }
         if let threads { configuration.threads = threads }
         if let cacheMaxAge { configuration.cacheMaxAge = cacheMaxAge }
+        if let cacheStaleWhileRevalidate { configuration.cacheStaleWhileRevalidate = cacheStaleWhileRevalidate }
         if let keepVersions { configuration.keepVersions = keepVersions }
         if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }

@@ -11,7 +11,7 @@ struct EventStreamTests {
             defer { events.close() }
             #expect(events.head.status == 200)
             #expect(events.head.headers["Content-Type"] == "text/event-stream")
-            #expect(try events.next() == "id: 1\nevent: version\ndata: {\"etag\":\"\\\"c1\\\"\",\"version\":1}")
+            #expect(try events.next() == "id: 1\nevent: version\ndata: {\"etag\":\"\\\"t1-en\\\"\",\"locale\":\"en\",\"version\":1}")
             try app.publish("ios-phone", Fixtures.designExample)
             #expect(try events.next(skippingHeartbeats: true).hasPrefix("id: 2\n"))
             #expect(try events.next() == ": heartbeat")
