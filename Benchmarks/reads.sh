@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Read scenarios of the benchmark suite: GET of the default tab bar and GET of a user's tab bar (merged per request)
-# from a release tabconfig, against references serving the same bytes at the same paths: a minimal libmicrohttpd
+# from a release tabconfig, and their revalidation (If-None-Match → 304, scenarios revalidate-default and
+# revalidate-user, tabconfig only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
 # C program (Benchmarks/ceiling/, the ceiling of this stack), nginx serving them as static files
 # (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
 # number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
@@ -17,7 +18,9 @@
 # median one is reported), BENCH_SERVER_THREADS (every server's worker threads: tabconfig's TABCONFIG_THREADS, the
 # ceiling's pool, nginx's worker_processes, Hummingbird's event loops; default nproc - 1, at least 1),
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
-# service (by default it uses the mode and MHD_USE_TURBO read from the service's sources).
+# service (by default it uses the mode and MHD_USE_TURBO read from the service's sources), BENCH_BASELINE_BINARY (a
+# release tabconfig of another commit, measured in every round beside the others as "baseline": a before/after
+# comparison under the same interleaving).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -106,6 +109,20 @@ query='?locale=en'
 www="$work/www"
 mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")"
 
+# prepare_user BASE: saves the benchmark user's tab order on a tabconfig at BASE.
+prepare_user() {
+  local status
+  status=$(curl -s -o "$work/put.json" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
+    -d '{"order": ["profile","favorites","search","home"], "hidden": ["settings"]}' \
+    "$1/v1/clients/ios-phone/users/bench-user/tab-order")
+  [ "$status" = 200 ] || { echo "reads: PUT tab-order answered $status: $(cat "$work/put.json")" >&2; exit 1; }
+}
+
+# etag_of URL: the ETag a GET of URL answers.
+etag_of() {
+  curl -sfI "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p'
+}
+
 # tabconfig first: it answers the bodies every reference then serves.
 source scripts/server.sh
 mkdir -p "$work/tabconfig"
@@ -113,10 +130,7 @@ start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench T
 server_pids+=("$server_pid")
 base="http://127.0.0.1:$port"
 curl -sf -o "$www$default_path" "$base$default_path$query"
-status=$(curl -s -o "$work/put.json" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
-  -d '{"order": ["profile","favorites","search","home"], "hidden": ["settings"]}' \
-  "$base/v1/clients/ios-phone/users/bench-user/tab-order")
-[ "$status" = 200 ] || { echo "reads: PUT tab-order answered $status: $(cat "$work/put.json")" >&2; exit 1; }
+prepare_user "$base"
 curl -sf -o "$www$user_path" "$base$user_path$query"
 default_bytes=$(wc -c <"$www$default_path")
 user_bytes=$(wc -c <"$www$user_path")
@@ -146,10 +160,10 @@ errors() {
     END { print n + 0 }'
 }
 
-# measure SCENARIO SERVER URL ROUND: one measured wrk run, its output kept for the summary.
+# measure SCENARIO SERVER URL ROUND [WRK OPTION…]: one measured wrk run, its output kept for the summary.
 measure() {
   local scenario=$1 server=$2 url=$3 round=$4 output
-  output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url" 2>&1) || true
+  output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "${@:5}" "$url" 2>&1) || true
   if ! grep -q '^Requests/sec:' <<<"$output"; then
     printf '%s\n' "$output" >&2
   fi
@@ -190,6 +204,30 @@ verify() {
 
 declare -A bases=([tabconfig]="$base")
 servers=(tabconfig ceiling nginx hummingbird)
+services=(tabconfig)
+
+if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+  mkdir -p "$work/baseline"
+  start_server "$BENCH_BASELINE_BINARY" "$work/baseline" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads"
+  server_pids+=("$server_pid")
+  bases[baseline]="http://127.0.0.1:$port"
+  prepare_user "${bases[baseline]}"
+  servers=(tabconfig baseline ceiling nginx hummingbird)
+  services=(tabconfig baseline)
+fi
+
+# The tags each tabconfig answers, for the revalidation scenarios.
+declare -A tags
+for server in "${services[@]}"; do
+  tags[$server/default]=$(etag_of "${bases[$server]}$default_path$query")
+  tags[$server/user]=$(etag_of "${bases[$server]}$user_path$query")
+  for kind in default user; do
+    path=$default_path
+    [ "$kind" = user ] && path=$user_path
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: ${tags[$server/$kind]}" "${bases[$server]}$path$query")
+    [ "$code" = 304 ] || { echo "reads: $server answers If-None-Match on $path with $code, not 304" >&2; exit 1; }
+  done
+done
 
 port=$(free_port)
 "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
@@ -215,8 +253,8 @@ server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
 bases[hummingbird]="http://127.0.0.1:$port"
 
-for server in ceiling nginx hummingbird; do
-  verify "$server" "${bases[$server]}"
+for server in "${servers[@]}"; do
+  [ "$server" = tabconfig ] || verify "$server" "${bases[$server]}"
 done
 
 # All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
@@ -229,10 +267,20 @@ for ((round = 0; round < rounds; round++)); do
   for server in "${servers[@]}"; do
     measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
     measure get-user "$server" "${bases[$server]}$user_path$query" "$round"
+    [[ " ${services[*]} " == *" $server "* ]] || continue
+    measure revalidate-default "$server" "${bases[$server]}$default_path$query" "$round" \
+      -H "If-None-Match: ${tags[$server/default]}"
+    measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
+      -H "If-None-Match: ${tags[$server/user]}"
   done
 done
 for scenario in get-default get-user; do
   for server in "${servers[@]}"; do
+    summarize "$scenario" "$server"
+  done
+done
+for scenario in revalidate-default revalidate-user; do
+  for server in "${services[@]}"; do
     summarize "$scenario" "$server"
   done
 done
@@ -245,18 +293,29 @@ echo
 printf '%-12s %-26s %12s %9s %9s %20s  %s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server" "every run"
 declare -A label=(
   [tabconfig]="tabconfig"
+  [baseline]="tabconfig baseline"
   [ceiling]="C libmicrohttpd (ceiling)"
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
-for scenario in get-default get-user; do
-  for server in "${servers[@]}"; do
+for scenario in get-default get-user revalidate-default revalidate-user; do
+  shown_servers=("${servers[@]}")
+  [[ $scenario == revalidate-* ]] && shown_servers=("${services[@]}")
+  for server in "${shown_servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
     printf '%-12s %-26s %12s %9s %9s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
       "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "$shown" "${runs[$scenario/$server]}"
   done
 done
+echo
+for kind in default user; do
+  awk -v a="${rps[revalidate-$kind/tabconfig]}" -v b="${rps[get-$kind/tabconfig]}" -v k="$kind" \
+    'BEGIN { printf "tabconfig revalidate-%s ÷ get-%s (304 ÷ 200 requests/s): %.2f\n", k, k, a / b }'
+done
+if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+  echo "baseline: $BENCH_BASELINE_BINARY (the tabconfig ÷ server column of its rows is tabconfig ÷ baseline)"
+fi
 echo
 
 target get-default/ceiling "$(ratio get-default ceiling)" ">=" 0.85

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt),
-# and the Python test tools of requirements-dev.txt (in a virtualenv under .build-tools/).
+# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --test-tools
+# also Chromium and its chromedriver (apt) and the Python test tools of requirements-dev.txt (in a virtualenv under
+# .build-tools/).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,9 @@ pkg-config --exists libmicrohttpd 2>/dev/null || apt_packages+=(libmicrohttpd-de
 command -v pkg-config >/dev/null 2>&1 || apt_packages+=(pkg-config)
 if [ "${1:-}" = "--test-tools" ]; then
   python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3-venv)
+  # The browser tests (Tests/Browser) drive Debian's Chromium through its chromedriver.
+  command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || apt_packages+=(chromium-driver)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "install-deps: apt-get install ${apt_packages[*]}"

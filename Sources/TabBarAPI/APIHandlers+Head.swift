@@ -3,11 +3,11 @@ import TabBarModel
 
 extension APIHandlers {
     /// The two tab bars answered from the request head, before a ``Request`` is built: what ``defaultTabs(_:)`` and
-    /// ``userTabs(_:)`` answer when the client is live, `?locale=` is absent or well-formed, the user is known without
-    /// a signature check and there is no `If-None-Match`. Nil for anything else (an error, a `304`, another path),
-    /// which then takes the usual way through the router.
+    /// ``userTabs(_:)`` answer (a `200` or a `304`) when the client is live, `?locale=` is absent or well-formed and
+    /// the user is known without a signature check. Nil for anything else (an error, another path), which then takes
+    /// the usual way through the router.
     func headAnswer(_ head: RequestHead) -> Response? {
-        guard head.header("If-None-Match") == nil, let route = head.withPath(HeadRoute.init) else {
+        guard let route = head.withPath(HeadRoute.init) else {
             return nil
         }
         let localeQuery = head.query("locale")
@@ -18,13 +18,14 @@ extension APIHandlers {
         case .defaultTabs(let client):
             guard let live = catalog.live(client) else { return nil }
             return defaultAnswer(live, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"))
-                .response
+                .answer(ifNoneMatch: head.header("If-None-Match"))
         case .userTabs(let client, let pathUser):
             guard let live = catalog.live(client), let user = knownUser(pathUser, head) else { return nil }
-            return userAnswer(
+            let answer = userAnswer(
                 live, client: client, user: user, localeQuery: localeQuery,
-                acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me"
-            ).response
+                acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me")
+            return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match"), body: answer.body)
+                ?? answer.response
         }
     }
 

@@ -8,8 +8,7 @@ extension APIHandlers {
         let live = try requireLive(request)
         let answer = defaultAnswer(
             live, localeQuery: try request.localeQuery(), acceptLanguage: request.headers["Accept-Language"])
-        if let notModified = answer.validators.notModified(request, body: answer.response.body) { return notModified }
-        return answer.response
+        return answer.answer(ifNoneMatch: request.headers["If-None-Match"])
     }
 
     /// The prepared default answer of `live` for a checked `?locale=` (which wins) or else `Accept-Language`, read

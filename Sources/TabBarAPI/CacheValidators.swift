@@ -15,10 +15,20 @@ struct CacheValidators {
     /// A `304 Not Modified` when the request's `If-None-Match` names this representation. `body` is the `200`'s
     /// body, asked for only then: the `304` sends its length as `Content-Length` (RFC 9110 §8.6), never its bytes.
     func notModified(_ request: Request, body: @autoclosure () -> Data) -> Response? {
-        guard let header = request.headers["If-None-Match"], EntityTag.noneMatchHits(header, etag) else {
+        notModified(ifNoneMatch: request.headers["If-None-Match"], body: body())
+    }
+
+    /// The same for an `If-None-Match` value read from the request head.
+    func notModified(ifNoneMatch header: String?, body: @autoclosure () -> Data) -> Response? {
+        guard let header, EntityTag.noneMatchHits(header, etag) else {
             return nil
         }
-        return Response(status: 304, headers: headers(contentType: false), body: body())
+        return notModified(body: body())
+    }
+
+    /// The `304` of this representation, whose `200` has `body`.
+    func notModified(body: Data) -> Response {
+        Response(status: 304, headers: headers(contentType: false), body: body)
     }
 
     /// A `200` with the JSON `body`, its `Content-Type` and these validators' headers.

@@ -26,10 +26,31 @@ enum EntityTag {
         "\"r\(revision):\(user)\""
     }
 
-    /// `If-None-Match`: true when `header` lists `tag` (weak comparison) or is `*`.
+    /// `If-None-Match`: true when `header` lists `tag` (weak comparison) or is `*`. Reads the header in place: every
+    /// revalidation of a tab bar comes through here.
     static func noneMatchHits(_ header: String, _ tag: String) -> Bool {
-        let candidates = list(header)
-        return candidates.contains("*") || candidates.contains { strip(weak: $0) == tag }
+        var rest = header.utf8[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
+            var candidate = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            while let first = candidate.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                candidate = candidate.dropFirst()
+            }
+            while let last = candidate.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                candidate = candidate.dropLast()
+            }
+            if candidate.elementsEqual("*".utf8) {
+                return true
+            }
+            if candidate.starts(with: "W/".utf8) {
+                candidate = candidate.dropFirst(2)
+            }
+            if candidate.elementsEqual(tag.utf8) {
+                return true
+            }
+        }
+        return false
     }
 
     /// `If-Match`: true when `header` is `*` and a representation exists, or lists `tag` (strong comparison).
@@ -42,9 +63,5 @@ enum EntityTag {
 
     private static func list(_ header: String) -> [String] {
         header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func strip(weak tag: String) -> String {
-        tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
     }
 }

@@ -31,15 +31,19 @@ final class LiveConfig: Sendable {
         cache.tabBar(locale: locale) { EncodedTabBar(live: self, locale: locale) }
     }
 
-    /// The `200` answer of this version's default tab bar in `locale`, prepared once, and its validators.
+    /// The `200` and `304` answers of this version's default tab bar in `locale`, prepared once, and their
+    /// validators.
     func defaultAnswer(locale: String, variesByLanguage: Bool, cacheControl: String) -> VersionCache.DefaultAnswer {
         cache.defaultAnswer(locale: locale, variesByLanguage: variesByLanguage) {
             let validators = CacheValidators(
                 etag: EntityTag.defaultTabs(version: stored.version, locale: locale), cacheControl: cacheControl,
                 variesByLanguage: variesByLanguage)
             let fresh = validators.jsonResponse(encodedTabBar(locale: locale).defaultBody)
-            let prepared = PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)
-            return VersionCache.DefaultAnswer(validators: validators, response: Response(prepared: prepared))
+            let same = validators.notModified(body: fresh.body)
+            return VersionCache.DefaultAnswer(
+                validators: validators,
+                response: Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)),
+                notModified: Response(prepared: PreparedResponse(status: same.status, headers: same.headers, body: same.body)))
         }
     }
 

@@ -5,14 +5,22 @@ import Synchronization
 /// locale and the prepared default answers. It belongs to the ``LiveConfig`` holding it, so a publish or delete,
 /// which replaces that value, drops it with the version.
 final class VersionCache: Sendable {
-    /// The prepared `200` of the default tab bar in one locale, with the validators its `304` needs.
+    /// The prepared `200` and `304` of the default tab bar in one locale, with their validators.
     final class DefaultAnswer: Sendable {
         let validators: CacheValidators
         let response: Response
+        let notModified: Response
 
-        init(validators: CacheValidators, response: Response) {
+        init(validators: CacheValidators, response: Response, notModified: Response) {
             self.validators = validators
             self.response = response
+            self.notModified = notModified
+        }
+
+        /// The prepared `304` when `ifNoneMatch` names this answer, else the prepared `200`.
+        func answer(ifNoneMatch: String?) -> Response {
+            guard let ifNoneMatch, EntityTag.noneMatchHits(ifNoneMatch, validators.etag) else { return response }
+            return notModified
         }
     }
 

@@ -1,0 +1,90 @@
+"""Fixtures of the browser tests: the real tabconfig binary on a free loopback port, and headless Chromium
+(Debian's chromium and chromium-driver, driven by selenium) with its own profile, so its HTTP cache starts empty."""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ADMIN_TOKEN = "browser-test-admin-token"
+
+
+class Server:
+    def __init__(self, binary, directory):
+        self.log_path = os.path.join(directory, "server.log")
+        self.log = open(self.log_path, "w")
+        environment = dict(os.environ, TABCONFIG_ADMIN_TOKEN=ADMIN_TOKEN)
+        self.process = subprocess.Popen(
+            [binary, "serve", "--port", "0", "--data-dir", os.path.join(directory, "store")],
+            stderr=self.log, stdout=subprocess.DEVNULL, env=environment)
+        self.base = None
+        deadline = time.monotonic() + 30
+        while self.base is None and time.monotonic() < deadline:
+            with open(self.log_path) as log:
+                found = re.search(r"listening on (http://127\.0\.0\.1:\d+)", log.read())
+            if found:
+                self.base = found.group(1)
+            elif self.process.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+        if self.base is None:
+            self.stop()
+            with open(self.log_path) as log:
+                raise RuntimeError("tabconfig did not start:\n" + log.read())
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+        self.log.close()
+
+
+@pytest.fixture
+def server():
+    binary = os.environ.get("TABCONFIG_BINARY")
+    if not binary:
+        pytest.fail("TABCONFIG_BINARY names the tabconfig binary under test")
+    with tempfile.TemporaryDirectory(prefix="tabconfig-browser-") as directory:
+        started = Server(binary, directory)
+        try:
+            yield started
+        finally:
+            started.stop()
+
+
+@pytest.fixture
+def browser():
+    chromium = shutil.which("chromium")
+    chromedriver = shutil.which("chromedriver")
+    if not chromium or not chromedriver:
+        pytest.fail("chromium and chromedriver are needed (scripts/install-deps.sh --test-tools installs them)")
+    with tempfile.TemporaryDirectory(prefix="tabconfig-chromium-") as profile:
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         f"--user-data-dir={profile}"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+        driver.set_script_timeout(30)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+def run(driver, body, *arguments):
+    """Runs the body of an async JavaScript function in the page; returns its result, fails on a thrown error."""
+    script = ("const done = arguments[arguments.length - 1];"
+              "(async (...args) => {" + body + "})(...Array.from(arguments).slice(0, -1))"
+              ".then(value => done({value}), error => done({error: String(error && error.stack || error)}));")
+    result = driver.execute_async_script(script, *arguments)
+    if "error" in result:
+        raise AssertionError("script failed: " + result["error"])
+    return result["value"]
