@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --test-tools
-# also Chromium and its chromedriver (apt) and the Python test tools of requirements-dev.txt (in a virtualenv under
+# also Chromium and its chromedriver, OkHttp and a JDK (apt) and the Python test tools of requirements-dev.txt (in a virtualenv under
 # .build-tools/).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
@@ -18,6 +18,9 @@ if [ "${1:-}" = "--test-tools" ]; then
   # The browser tests (Tests/Browser) drive Debian's Chromium through its chromedriver.
   command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
   command -v chromedriver >/dev/null 2>&1 || apt_packages+=(chromium-driver)
+  # The OkHttp client test (Tests/Clients) runs Debian's OkHttp with a JDK's single-file source launcher.
+  [ -f /usr/share/java/okhttp.jar ] || apt_packages+=(libokhttp-java)
+  command -v javac >/dev/null 2>&1 || apt_packages+=(default-jdk-headless)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "install-deps: apt-get install ${apt_packages[*]}"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
-# (Tests/Browser: what a browser's HTTP cache shows), kills the server 200 times under concurrent writers
-# (Benchmarks/crash-loop.py), then the Swift tests (unit, store crash tests, end-to-end over HTTP, fault
-# injection, shutdown under load, slow clients).
+# (Tests/Browser: what a browser's HTTP cache shows), revalidates both tab bars with OkHttp (Tests/Clients), kills
+# the server 200 times under concurrent writers (Benchmarks/crash-loop.py), then the Swift tests (unit, store
+# crash tests, end-to-end over HTTP, fault injection, shutdown under load, slow clients).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test-tools
@@ -27,6 +27,17 @@ bash scripts/schemathesis.sh "$binary" --hostile
 
 echo "== browser: headless Chromium's HTTP cache against the live server (Tests/Browser)"
 SE_OFFLINE=true TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Browser
+
+echo "== OkHttp (Android's HTTP client) revalidating both tab bars against the live server (Tests/Clients)"
+okhttp_data=$(mktemp -d)
+source scripts/server.sh
+start_server "$binary" "$okhttp_data"
+okhttp_status=0
+java -cp /usr/share/java/okhttp.jar:/usr/share/java/okio.jar Tests/Clients/OkHttpRevalidation.java \
+  "http://127.0.0.1:$port" || okhttp_status=$?
+stop_server || true
+rm -rf "$okhttp_data"
+[ "$okhttp_status" = 0 ]
 
 echo "== crash loop: SIGKILL under concurrent writers"
 python3 Benchmarks/crash-loop.py --binary "$binary" --cycles "${CRASH_LOOP_CYCLES:-200}"

@@ -219,31 +219,7 @@ enum DaemonCallbacks {
             return send(created, status: status, headers: response.headers, on: connection, context: context)
         }
         response.stream?.finish()
-        if status == 304, !response.body.isEmpty {
-            return queueLengthOnly(response.body.count, status: status, headers: response.headers, on: connection, context: context)
-        }
         return queueBuffer(hasBody ? response.body : Data(), status: status, headers: response.headers, on: connection, context: context)
-    }
-
-    /// Queues a response that announces a body of `length` bytes and never sends one: a `304`, whose
-    /// `Content-Length` libmicrohttpd always writes and which must then be the `200`'s (RFC 9110 §8.6).
-    private static func queueLengthOnly(
-        _ length: Int,
-        status: Int,
-        headers: HTTPHeaders,
-        on connection: OpaquePointer,
-        context: ServerContext
-    ) -> MHD_Result {
-        guard let created = MHD_create_response_from_callback(UInt64(length), 1, noBody, nil, nil) else {
-            context.logger.error("libmicrohttpd could not create a response")
-            return .NO
-        }
-        return send(created, status: status, headers: headers, on: connection, context: context)
-    }
-
-    /// The body reader of a response whose body is never sent; if it were asked, it ends the connection.
-    private static let noBody: MHD_ContentReaderCallback = { _, _, _, _ in
-        CMicroHTTPD_reader_end_with_error()
     }
 
     /// Suspends the connection until `deferred` is completed; the access handler, called again on resume, sends it.

@@ -10,9 +10,9 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders {
         didSet { prepared = nil }
     }
-    /// The body. Ignored for 204 and for streamed responses. Never sent with a 304, whose body is that of the 200 it
-    /// stands for, or empty: its length is sent as `Content-Length`, as RFC 9110 §8.6 allows (libmicrohttpd always
-    /// sends one).
+    /// The body. Ignored for 204 and 304, and for streamed responses. (A 304 goes out with `Content-Length: 0`:
+    /// libmicrohttpd 0.9.75 writes one on every 304 it keeps the connection open after, and clients such as OkHttp
+    /// and wrk read the 200's length, which RFC 9110 §8.6 would allow, as a body to wait for.)
     public var body: Data {
         didSet { prepared = nil }
     }

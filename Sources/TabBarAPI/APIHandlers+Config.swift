@@ -23,9 +23,8 @@ extension APIHandlers {
         let validators = CacheValidators(
             etag: EntityTag.config(version: version.stored.version), cacheControl: privateCacheControl,
             variesByLanguage: false)
-        let body = JSONCoding.encode(version.envelope)
-        if let notModified = validators.notModified(request, body: body) { return notModified }
-        return validators.jsonResponse(body)
+        if let notModified = validators.notModified(request) { return notModified }
+        return validators.jsonResponse(JSONCoding.encode(version.envelope))
     }
 
     /// `PUT /v1/clients/{client}/config`: validates and publishes a new version; honours `If-Match` and `?note=`.

@@ -24,8 +24,7 @@ extension APIHandlers {
             let answer = userAnswer(
                 live, client: client, user: user, localeQuery: localeQuery,
                 acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me")
-            return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match"), body: answer.body)
-                ?? answer.response
+            return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match")) ?? answer.response
         }
     }
 

@@ -14,10 +14,9 @@ extension APIHandlers {
         let validators = CacheValidators(
             etag: EntityTag.tabOrder(revision: revision, user: user), cacheControl: privateCacheControl,
             variesByLanguage: false, variesByAuthorization: request.pathParameters["user"] == "me")
+        if let notModified = validators.notModified(request) { return notModified }
         let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
-        let body = JSONCoding.encode(TabOrderBody(order: value.order, hidden: value.hidden, revision: revision))
-        if let notModified = validators.notModified(request, body: body) { return notModified }
-        return validators.jsonResponse(body)
+        return validators.jsonResponse(JSONCoding.encode(TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)))
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.

@@ -30,7 +30,7 @@ extension APIHandlers {
         let answer = userAnswer(
             live, client: client, user: user, localeQuery: localeQuery,
             acceptLanguage: request.headers["Accept-Language"], viaMe: request.pathParameters["user"] == "me")
-        if let notModified = answer.validators.notModified(request, body: answer.body) { return notModified }
+        if let notModified = answer.validators.notModified(request) { return notModified }
         return answer.response
     }
 

@@ -12,23 +12,22 @@ struct CacheValidators {
     /// token), so that a cache on a device shared by two users never answers one with the other's copy.
     var variesByAuthorization = false
 
-    /// A `304 Not Modified` when the request's `If-None-Match` names this representation. `body` is the `200`'s
-    /// body, asked for only then: the `304` sends its length as `Content-Length` (RFC 9110 §8.6), never its bytes.
-    func notModified(_ request: Request, body: @autoclosure () -> Data) -> Response? {
-        notModified(ifNoneMatch: request.headers["If-None-Match"], body: body())
+    /// A `304 Not Modified` when the request's `If-None-Match` names this representation.
+    func notModified(_ request: Request) -> Response? {
+        notModified(ifNoneMatch: request.headers["If-None-Match"])
     }
 
     /// The same for an `If-None-Match` value read from the request head.
-    func notModified(ifNoneMatch header: String?, body: @autoclosure () -> Data) -> Response? {
+    func notModified(ifNoneMatch header: String?) -> Response? {
         guard let header, EntityTag.noneMatchHits(header, etag) else {
             return nil
         }
-        return notModified(body: body())
+        return notModified
     }
 
-    /// The `304` of this representation, whose `200` has `body`.
-    func notModified(body: Data) -> Response {
-        Response(status: 304, headers: headers(contentType: false), body: body)
+    /// The `304` of this representation: its validators, no body.
+    var notModified: Response {
+        Response(status: 304, headers: headers(contentType: false))
     }
 
     /// A `200` with the JSON `body`, its `Content-Type` and these validators' headers.

@@ -39,7 +39,7 @@ final class LiveConfig: Sendable {
                 etag: EntityTag.defaultTabs(version: stored.version, locale: locale), cacheControl: cacheControl,
                 variesByLanguage: variesByLanguage)
             let fresh = validators.jsonResponse(encodedTabBar(locale: locale).defaultBody)
-            let same = validators.notModified(body: fresh.body)
+            let same = validators.notModified
             return VersionCache.DefaultAnswer(
                 validators: validators,
                 response: Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)),

@@ -1,4 +1,3 @@
-import Foundation
 import MicroHTTP
 import TabBarModel
 
@@ -9,13 +8,8 @@ struct UserTabsAnswer {
     let encoded: EncodedTabBar
     let saved: SavedCustomization
 
-    /// The `200`'s body, merged and put together now.
-    var body: Data {
-        encoded.userBody(saved)
-    }
-
     /// The `200`, merged and put together now.
     var response: Response {
-        validators.jsonResponse(body)
+        validators.jsonResponse(encoded.userBody(saved))
     }
 }
