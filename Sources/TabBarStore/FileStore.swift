@@ -154,25 +154,10 @@ public final class FileStore: TabBarStore {
         guard access(path, W_OK) == 0 else {
             throw StoreOpenError("the data directory \(path) is not writable: \(String(cString: strerror(errno)))")
         }
-        let lockPath = (path as NSString).appendingPathComponent("store.lock")
-        let fd: Int32
-        do {
-            fd = try io.open(lockPath, O_RDWR | O_CREAT)
-        } catch {
-            throw StoreOpenError("the data directory \(path) is not writable: \(error)")
-        }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            Glibc.close(fd)
-            if code == EWOULDBLOCK {
-                throw StoreOpenError("the data directory \(path) is in use by another store (\(lockPath) is locked)")
-            }
-            throw StoreOpenError("cannot lock \(lockPath): \(String(cString: strerror(code)))")
-        }
-        return fd
+        return try lockDirectory(path, io: io)
     }
 
-    /// Removes temp files a crash left behind in the data directory.
+    /// Removes temp files a crash left behind in the data directory (side files of damaged bytes stay).
     private static func removeLeftovers(in path: String, io: FileIO, logger: Logger) {
         let names = (try? io.contents(of: path)) ?? []
         for name in names where name.hasPrefix("customizations.") && name.hasSuffix(".tmp") {

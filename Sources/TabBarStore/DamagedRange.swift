@@ -1,0 +1,23 @@
+/// A byte range of a store file that belongs to no valid record.
+public struct DamagedRange: Sendable, Equatable {
+    /// Where the range starts.
+    public var offset: Int
+    /// How many bytes it covers (0 for a missing part, such as entries a snapshot declares but does not hold).
+    public var length: Int
+    /// Why the first record in it is invalid.
+    public var reason: String
+    /// Valid records after the range in the same file (for a version file: valid later versions of the client).
+    /// None means a torn tail; any means corruption in the middle.
+    public var validRecordsAfter: Int
+
+    /// Whether nothing valid follows the range.
+    public var isTornTail: Bool { validRecordsAfter == 0 }
+
+    /// Creates a damaged range.
+    public init(offset: Int, length: Int, reason: String, validRecordsAfter: Int) {
+        self.offset = offset
+        self.length = length
+        self.reason = reason
+        self.validRecordsAfter = validRecordsAfter
+    }
+}
