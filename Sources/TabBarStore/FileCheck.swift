@@ -18,6 +18,9 @@ public struct FileCheck: Sendable, Equatable {
     public var sideFiles: [String] = []
     /// What repair did, one sentence; nil when it changed nothing.
     public var action: String?
+    /// Whether opening the store gets past this file by itself: it is intact, or its damage is a torn tail that open
+    /// moves to a side file. False means open refuses until `repair` runs.
+    public var opensWithoutRepair = true
 
     /// Whether the file is intact.
     public var isClean: Bool { damage.isEmpty }

@@ -176,7 +176,7 @@ extension FileStore {
                         throw StoreOpenError(
                             "\(entry.file.path): cannot parse the version file (\(error.message)); \(following) valid "
                                 + "later version\(following == 1 ? "" : "s") of \(name) follow it, so nothing was "
-                                + "changed. \(advice)"
+                                + "moved. \(advice)"
                         )
                     }
                     let side: String

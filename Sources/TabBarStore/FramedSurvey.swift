@@ -12,30 +12,30 @@ struct FramedSurvey {
 
     /// Surveys `bytes`, which should start with `magic`. `accept` returns nil for a usable payload, or why it is not.
     init(_ bytes: UnsafeRawBufferPointer, magic: Data, accept: (RecordFraming.Frame) -> String?) {
-        var ranges: [(range: Range<Int>, reason: String, framesBefore: Int)] = []
+        var ranges: [(range: Range<Int>, reason: String, framesBefore: Int, undecodable: Bool)] = []
         var start = magic.count
         if !bytes.starts(with: magic), bytes.count > 0 {
             start = RecordFraming.firstValidRecord(in: bytes, from: 1) ?? bytes.count
             let reason = magic.starts(with: bytes) ? "incomplete file header" : "bad file header"
-            ranges.append((0..<start, reason, 0))
+            ranges.append((0..<start, reason, 0, false))
         }
         var frames: [RecordFraming.Frame] = []
         RecordFraming.survey(
             bytes, from: start,
             visit: { frame in
                 if let reason = accept(frame) {
-                    ranges.append((frame.offset..<frame.end, "undecodable payload: \(reason)", frames.count))
+                    ranges.append((frame.offset..<frame.end, "undecodable payload: \(reason)", frames.count, true))
                 } else {
                     frames.append(frame)
                 }
             },
-            damaged: { range, reason in ranges.append((range, reason, frames.count)) }
+            damaged: { range, reason in ranges.append((range, reason, frames.count, false)) }
         )
         self.frames = frames
         damage = ranges.map {
             DamagedRange(
                 offset: $0.range.lowerBound, length: $0.range.count, reason: $0.reason,
-                validRecordsAfter: frames.count - $0.framesBefore
+                validRecordsAfter: frames.count - $0.framesBefore, isUndecodable: $0.undecodable
             )
         }
     }

@@ -109,7 +109,7 @@ final class JournalFile {
             throw StoreOpenError(
                 "\(path): corrupt record at byte offset \(damage.offset) (\(damage.reason)); "
                     + "\(following) valid record\(following == 1 ? "" : "s") follow\(following == 1 ? "s" : "") it "
-                    + "(the first at byte offset \(next)), so this is not a torn tail and nothing was changed. "
+                    + "(the first at byte offset \(next)), so this is not a torn tail and the journal was left as it is. "
                     + StoreRecovery.repairAdvice(dataDirectory: (path as NSString).deletingLastPathComponent)
             )
         }

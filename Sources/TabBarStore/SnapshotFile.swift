@@ -106,14 +106,14 @@ enum SnapshotFile {
                 throw StoreOpenError(
                     "\(path): corrupt snapshot record at byte offset \(damage.offset) (\(damage.reason)); "
                         + "\(following) valid record\(following == 1 ? "" : "s") follow it (the first at byte offset "
-                        + "\(next)) and \(count) of \(header.entries) declared entries precede it, so nothing was "
-                        + "changed. \(advice)"
+                        + "\(next)) and \(count) of \(header.entries) declared entries precede it, so the snapshot "
+                        + "was left as it is. \(advice)"
                 )
             }
             guard count == header.entries else {
                 throw StoreOpenError(
                     "\(path): corrupt snapshot record at byte offset \(damage.offset) (\(damage.reason)); only "
-                        + "\(count) of \(header.entries) declared entries are intact, so nothing was changed. \(advice)"
+                        + "\(count) of \(header.entries) declared entries are intact, so the snapshot was left as it is. \(advice)"
                 )
             }
             let dropped = data.count - end

@@ -113,7 +113,11 @@ public enum StoreRecovery {
     private static func checkJournal(_ path: String, io: FileIO) throws -> FileCheck {
         let file = try mapped(path, io: io)
         let survey = journalSurvey(file.bytes)
-        return FileCheck(path: path, kind: .journal, validRecords: survey.frames.count, damage: survey.damage)
+        var check = FileCheck(path: path, kind: .journal, validRecords: survey.frames.count, damage: survey.damage)
+        check.opensWithoutRepair =
+            survey.damage.isEmpty
+            || (survey.damage.count == 1 && survey.damage[0].isTornTail && !survey.damage[0].isUndecodable)
+        return check
     }
 
     private static func journalSurvey(_ bytes: UnsafeRawBufferPointer) -> FramedSurvey {
@@ -150,9 +154,13 @@ public enum StoreRecovery {
                 )
             )
         }
-        let check = FileCheck(
+        var check = FileCheck(
             path: path, kind: .snapshot, validRecords: entries, declaredEntries: survey.header?.entries, damage: damage
         )
+        check.opensWithoutRepair =
+            damage.isEmpty
+            || (damage.count == 1 && damage[0].isTornTail && !damage[0].isUndecodable
+                && survey.header?.entries == entries)
         return (check, survey.header?.lastSeq ?? 0)
     }
 
@@ -195,6 +203,7 @@ public enum StoreRecovery {
                 validAfter += 1
             } else {
                 checks[index].damage[0].validRecordsAfter = validAfter
+                checks[index].opensWithoutRepair = validAfter == 0
             }
         }
         return checks
