@@ -2,11 +2,17 @@
 public struct FileCheck: Sendable, Equatable {
     /// Which kind of store file.
     public enum Kind: String, Sendable {
-        case snapshot, journal, version
+        /// `customizations.snapshot`.
+        case snapshot
+        /// `customizations.journal`.
+        case journal
+        /// One `clients/<client>/versions/NNNNNN.json`.
+        case version
     }
 
     /// The file's path.
     public var path: String
+    /// Which kind of store file it is.
     public var kind: Kind
     /// Valid records: journal records, snapshot entries (the header not counted), or 1 for an intact version file.
     public var validRecords: Int
