@@ -157,7 +157,7 @@ struct DamageSeedTests {
     private static func repairKeepsIntactRecords(
         _ damaged: DamagedJournal, data: URL, users: [String], label: String
     ) throws {
-        let report = try StoreRecovery.repair(directory: data, logger: .silent)
+        let report = try retryingWhileLocked { try StoreRecovery.repair(directory: data, logger: .silent) }
         let journal = try #require(report.files.first { $0.kind == .journal }, "\(label)")
         let intact = damaged.intact
         #expect(journal.validRecords == intact.count, "\(label)")
@@ -200,28 +200,31 @@ struct DamageSeedTests {
             switch damaged.expectation(magicCount: JournalFile.magic.count) {
             case .clean:
                 tally.add("unchanged bytes, opens clean")
-                let store = try FileStore(directory: data, logger: .silent)
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(present(store) == users, "\(label)")
                 store.close()
             case .tornTail(let kept, _):
                 tally.add("torn tail, opens")
                 let capture = LogCapture()
-                let store = try FileStore(directory: data, logger: capture.logger)
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: capture.logger) }
                 #expect(present(store) == Array(users.prefix(kept)), "\(label)")
                 #expect(capture.warnings.contains { $0.metadata["sideFile"] != nil }, "\(label)")
                 _ = try store.saveCustomization(
                     client: "c1", user: "after", StoredCustomization(order: ["x"], hidden: []), expectedRevision: 0
                 )
                 store.close()
-                let reopened = try FileStore(directory: data, logger: .silent)
+                let reopened = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(present(reopened) == Array(users.prefix(kept)), "\(label)")
                 #expect(reopened.customization(client: "c1", user: "after")?.revision == 1, "\(label)")
                 reopened.close()
             case .middle:
                 tally.add("middle damage, refuses")
-                #expect(throws: StoreOpenError.self, "\(label)") { try FileStore(directory: data, logger: .silent) }
-                _ = try StoreRecovery.repair(directory: data, logger: .silent)
-                let store = try FileStore(directory: data, logger: .silent)
+                let refusal = #expect(throws: StoreOpenError.self, "\(label)") {
+                    try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
+                }
+                #expect(refusal?.directoryInUse == false, "\(label)")
+                _ = try retryingWhileLocked { try StoreRecovery.repair(directory: data, logger: .silent) }
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(present(store) == damaged.intact.map { users[$0] }, "\(label)")
                 store.close()
                 tally.addRepair("middle damage, then opens with every intact record")

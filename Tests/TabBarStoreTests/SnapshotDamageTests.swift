@@ -10,7 +10,7 @@ struct SnapshotDamageTests {
     /// A data directory whose state is all in the snapshot: `users` customizations of c1, then a compaction.
     private static func compacted(users: Int, in directory: TemporaryDirectory) throws -> (data: URL, bytes: Data) {
         let data = directory.child("data")
-        let store = try FileStore(directory: data, logger: .silent)
+        let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
         for index in 0..<users {
             let value = StoredCustomization(order: ["home", "tab-\(index)"], hidden: index.isMultiple(of: 3) ? ["x"] : [])
             _ = try store.saveCustomization(client: "c1", user: "u\(index)", value, expectedRevision: 0)
@@ -50,7 +50,7 @@ struct SnapshotDamageTests {
         let junk = Data((0..<77).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 5) })
         try (bytes + junk).write(to: URL(fileURLWithPath: path))
         let capture = LogCapture()
-        let store = try FileStore(directory: data, logger: capture.logger)
+        let store = try retryingWhileLocked { try FileStore(directory: data, logger: capture.logger) }
         #expect(Self.present(store, users: 5).count == 5)
         store.close()
         let warning = try #require(capture.warnings.first { $0.metadata["file"] == path })
@@ -78,11 +78,11 @@ struct SnapshotDamageTests {
         let verify = try StoreRecovery.verify(directory: data)
         let check = try #require(verify.files.first { $0.kind == .snapshot })
         #expect(check.validRecords == 4 && check.declaredEntries == 6 && !check.opensWithoutRepair)
-        let report = try StoreRecovery.repair(directory: data, logger: .silent)
+        let report = try retryingWhileLocked { try StoreRecovery.repair(directory: data, logger: .silent) }
         let repaired = try #require(report.files.first { $0.kind == .snapshot })
         #expect(repaired.action?.contains("kept 4 intact entries (2 of the 6 declared entries were lost)") == true)
         #expect(repaired.sideFiles.count == 1)
-        let store = try FileStore(directory: data, logger: .silent)
+        let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
         defer { store.close() }
         #expect(Self.present(store, users: 6).count == 4)
     }
@@ -115,20 +115,23 @@ struct SnapshotDamageTests {
             switch damaged.expectation(magicCount: SnapshotFile.magic.count) {
             case .clean:
                 counts["unchanged bytes, opens", default: 0] += 1
-                let store = try FileStore(directory: data, logger: .silent)
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(Self.present(store, users: users).count == users, "\(label)")
                 store.close()
             case .tornTail(let kept, _) where kept == offsets.count:
                 counts["junk after every entry, opens", default: 0] += 1
-                let store = try FileStore(directory: data, logger: .silent)
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(Self.present(store, users: users).count == users, "\(label)")
                 store.close()
             case .tornTail, .middle:
                 counts["entries damaged, refuses", default: 0] += 1
-                #expect(throws: StoreOpenError.self, "\(label)") { try FileStore(directory: data, logger: .silent) }
-                _ = try StoreRecovery.repair(directory: data, logger: .silent)
+                let refusal = #expect(throws: StoreOpenError.self, "\(label)") {
+                    try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
+                }
+                #expect(refusal?.directoryInUse == false, "\(label)")
+                _ = try retryingWhileLocked { try StoreRecovery.repair(directory: data, logger: .silent) }
                 #expect(try StoreRecovery.verify(directory: data).isClean, "\(label)")
-                let store = try FileStore(directory: data, logger: .silent)
+                let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(Set(Self.present(store, users: users)) == intactUsers, "\(label): repair keeps every intact entry")
                 store.close()
                 counts["repaired, opens with every intact entry", default: 0] += 1
