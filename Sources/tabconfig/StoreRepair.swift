@@ -21,7 +21,7 @@ struct StoreRepair: ParsableCommand {
     var dataDir: String?
 
     func run() throws {
-        let directory = try StoreCommandDirectory.resolve(dataDir)
+        let directory = StoreCommandDirectory.resolve(dataDir)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "tabconfig")
         logger.logLevel = .warning

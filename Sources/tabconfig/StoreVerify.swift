@@ -18,7 +18,7 @@ struct StoreVerify: ParsableCommand {
     var dataDir: String?
 
     func run() throws {
-        let directory = try StoreCommandDirectory.resolve(dataDir)
+        let directory = StoreCommandDirectory.resolve(dataDir)
         let report: StoreCheckReport
         do {
             report = try StoreRecovery.verify(directory: directory)
