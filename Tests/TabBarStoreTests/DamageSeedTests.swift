@@ -9,17 +9,18 @@ import Testing
 /// an intact record after it always refuses; repair always keeps every intact record.
 @Suite("seeded damage: torn tails open, middle damage refuses, repair keeps every valid record")
 struct DamageSeedTests {
-    /// Case counts by kind, position and outcome, and repair runs, printed at the end of each test for the record.
+    /// Case counts by kind, position and outcome, and further checks, printed at the end of each test for the record.
     private final class Tally: Sendable {
         private let counts = Mutex<[String: Int]>([:])
-        private let repairs = Mutex<[String: Int]>([:])
+        private let details = Mutex<[String: Int]>([:])
 
         func add(_ key: String) {
             counts.withLock { $0[key, default: 0] += 1 }
         }
 
-        func addRepair(_ key: String) {
-            repairs.withLock { $0[key, default: 0] += 1 }
+        /// Counts something checked besides the case's outcome (printed after the outcomes, not in the total).
+        func addDetail(_ key: String) {
+            details.withLock { $0[key, default: 0] += 1 }
         }
 
         var total: Int {
@@ -28,8 +29,8 @@ struct DamageSeedTests {
 
         func report(_ title: String) {
             let lines = counts.withLock { $0.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" } }
-            let repairLines = repairs.withLock { $0.sorted { $0.key < $1.key }.map { "  repair, \($0.key): \($0.value)" } }
-            print("\(title): \(total) cases\n" + (lines + repairLines).joined(separator: "\n"))
+            let detailLines = details.withLock { $0.sorted { $0.key < $1.key }.map { "  + \($0.key): \($0.value)" } }
+            print("\(title): \(total) cases\n" + (lines + detailLines).joined(separator: "\n"))
         }
     }
 
@@ -78,15 +79,15 @@ struct DamageSeedTests {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(SideFile.marker) }.sorted()
     }
 
-    @Test("journal open and repair over thousands of seeded cases")
+    @Test("journal scan, open and repair over thousands of seeded cases")
     func journalCases() throws {
         let tally = Tally()
         var random = SplitMix64(seed: 0xDA3A_6E5E_ED01)
         let root = try TemporaryDirectory("damage-seed")
         defer { root.remove() }
         var caseNumber = 0
-        for round in 0..<4 {
-            let (original, offsets, users) = Self.journal(records: 6 + round * 3, using: &random)
+        for round in 0..<6 {
+            let (original, offsets, users) = Self.journal(records: 6 + round * 2, using: &random)
             for damageCase in Self.cases(offsets: offsets, size: original.count, before: 120, using: &random) {
                 caseNumber += 1
                 let damaged = DamagedJournal(
@@ -94,62 +95,118 @@ struct DamageSeedTests {
                     using: &random
                 )
                 let label = "case \(caseNumber): \(damageCase.kind) at \(damageCase.offset) (round \(round))"
-                let data = root.child("c\(caseNumber)")
-                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: data) }
-                let path = data.appendingPathComponent("customizations.journal").path
-                try damaged.bytes.write(to: URL(fileURLWithPath: path))
                 let expectation = damaged.expectation(magicCount: JournalFile.magic.count)
                 let position = damageCase.inLast ? "last record" : "before the last record"
-                var table = CustomizationTable()
-                let opened = Result {
-                    try JournalFile.open(path, io: FileIO(), logger: .silent, snapshotSequence: 0, into: &table)
-                }
                 switch expectation {
-                case .clean:
-                    tally.add("\(damageCase.kind), \(position): unchanged bytes, opens clean")
-                    let journal = try #require(try opened.get(), "\(label)")
-                    journal.journal.close()
-                    #expect(Self.users(in: table, of: users) == users, "\(label)")
-                case .tornTail(let kept, let cut):
-                    tally.add("\(damageCase.kind), \(position): torn tail, opens")
-                    let journal = try #require(try opened.get(), "\(label)")
-                    journal.journal.close()
-                    #expect(Self.users(in: table, of: users) == Array(users.prefix(kept)), "\(label)")
-                    #expect(journal.journal.size == cut, "\(label)")
-                    let sides = try Self.sideFiles(in: data)
-                    #expect(sides.count == 1, "\(label)")
-                    if let side = sides.first {
-                        let moved = try Data(contentsOf: data.appendingPathComponent(side))
-                        let from = cut == JournalFile.magic.count && kept == 0 && damaged.bytes.prefix(8) != JournalFile.magic
-                            ? 0 : cut
-                        #expect(moved == damaged.bytes[from...], "\(label): the side file holds the dropped bytes")
-                    }
-                    if caseNumber.isMultiple(of: 4) {
-                        try FileManager.default.removeItem(at: data)
-                        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                        try damaged.bytes.write(to: URL(fileURLWithPath: path))
-                        try Self.repairKeepsIntactRecords(damaged, data: data, users: users, label: label)
-                        tally.addRepair("torn tail (every 4th case): keeps every intact record")
-                    }
-                case .middle(let offset, let following):
-                    tally.add("\(damageCase.kind), \(position): middle damage, refuses")
-                    #expect(throws: StoreOpenError.self, "\(label)") { try opened.get() }
-                    if case .failure(let error as StoreOpenError) = opened {
-                        #expect(error.description.contains(path), "\(label)")
-                        #expect(error.description.contains("byte offset \(offset) ("), "\(label): \(error)")
-                        #expect(error.description.contains("\(following) valid record"), "\(label): \(error)")
-                        #expect(error.description.contains("tabconfig store repair --data-dir \(data.path)"), "\(label)")
-                    }
-                    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged.bytes, "\(label): untouched")
-                    #expect(try Self.sideFiles(in: data).isEmpty, "\(label)")
-                    try Self.repairKeepsIntactRecords(damaged, data: data, users: users, label: label)
-                    tally.addRepair("middle damage: keeps every intact record")
+                case .clean: tally.add("\(damageCase.kind), \(position): unchanged bytes, clean")
+                case .tornTail: tally.add("\(damageCase.kind), \(position): torn tail")
+                case .middle: tally.add("\(damageCase.kind), \(position): middle damage")
+                }
+                Self.checkScan(damaged, expectation, label: label)
+                if caseNumber.isMultiple(of: 8) {
+                    try Self.checkFiles(damaged, expectation, in: root.child("c\(caseNumber)"), users: users, label: label)
+                    tally.addDetail("opened from a real file (every 8th case)")
+                    if case .middle = expectation { tally.addDetail("of those, middle damage repaired from a real file") }
                 }
             }
         }
         tally.report("seeded journal damage")
         #expect(tally.total >= 3000)
+    }
+
+    /// Checks in memory what the scan makes of the damaged bytes (open's view: which records replay, where the
+    /// damage starts, whether a valid record follows and how many), and what repair's survey keeps (exactly the intact
+    /// records, with the damaged ranges and the kept records covering every byte).
+    private static func checkScan(
+        _ damaged: DamagedJournal, _ expectation: DamagedJournal.Expectation, label: String
+    ) {
+        let magic = JournalFile.magic
+        let magicIntact = damaged.bytes.prefix(magic.count) == magic
+        damaged.bytes.withUnsafeBytes { raw in
+            var visited: [Int] = []
+            let outcome: RecordFraming.Outcome =
+                magicIntact
+                ? RecordFraming.scan(raw, from: magic.count) { visited.append($0.offset) }
+                : .damaged(
+                    RecordFraming.Damage(
+                        offset: 0, reason: "bad journal header",
+                        nextValid: RecordFraming.firstValidRecord(in: raw, from: 1)
+                    )
+                )
+            switch expectation {
+            case .clean:
+                #expect(outcome == .clean, "\(label)")
+                #expect(visited == damaged.offsets, "\(label)")
+            case .tornTail(let kept, let cut):
+                guard case .damaged(let damage) = outcome else {
+                    Issue.record("\(label): expected a torn tail, the scan says \(outcome)")
+                    return
+                }
+                #expect(damage.isTornTail, "\(label): \(damage)")
+                #expect(damage.offset == (magicIntact ? cut : 0), "\(label)")
+                #expect(visited == Array(damaged.offsets.prefix(kept)), "\(label)")
+            case .middle(let offset, let following):
+                guard case .damaged(let damage) = outcome, let next = damage.nextValid else {
+                    Issue.record("\(label): expected middle damage, the scan says \(outcome)")
+                    return
+                }
+                #expect(damage.offset == offset, "\(label)")
+                #expect(RecordFraming.validRecordCount(in: raw, from: next) == following, "\(label)")
+                #expect(visited == damaged.offsets.filter { $0 < offset }, "\(label)")
+            }
+            let survey = FramedSurvey(raw, magic: magic) { _ in nil }
+            #expect(survey.frames.map(\.offset) == damaged.intact.map { damaged.offsets[$0] }, "\(label)")
+            let covered =
+                survey.damage.reduce(0) { $0 + $1.length } + survey.frames.reduce(0) { $0 + $1.end - $1.offset }
+                + (magicIntact ? magic.count : 0)
+            #expect(covered == damaged.bytes.count, "\(label): damaged ranges and kept records cover every byte")
+        }
+    }
+
+    /// Opens the damaged journal from a real file in `data` and checks the result: a torn tail opens with the records
+    /// before it, truncated at the damage, the dropped bytes in one side file; middle damage refuses, naming the file,
+    /// offset, following count and command, and leaves the file alone; then repair keeps every intact record.
+    private static func checkFiles(
+        _ damaged: DamagedJournal, _ expectation: DamagedJournal.Expectation, in data: URL, users: [String],
+        label: String
+    ) throws {
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let path = data.appendingPathComponent("customizations.journal").path
+        try damaged.bytes.write(to: URL(fileURLWithPath: path))
+        var table = CustomizationTable()
+        let opened = Result {
+            try JournalFile.open(path, io: FileIO(), logger: .silent, snapshotSequence: 0, into: &table)
+        }
+        switch expectation {
+        case .clean:
+            let journal = try #require(try opened.get(), "\(label)")
+            journal.journal.close()
+            #expect(Self.users(in: table, of: users) == users, "\(label)")
+        case .tornTail(let kept, let cut):
+            let journal = try #require(try opened.get(), "\(label)")
+            journal.journal.close()
+            #expect(Self.users(in: table, of: users) == Array(users.prefix(kept)), "\(label)")
+            #expect(journal.journal.size == cut, "\(label)")
+            let sides = try Self.sideFiles(in: data)
+            #expect(sides.count == 1, "\(label)")
+            if let side = sides.first {
+                let moved = try Data(contentsOf: data.appendingPathComponent(side))
+                let magicIntact = damaged.bytes.prefix(JournalFile.magic.count) == JournalFile.magic
+                #expect(moved == damaged.bytes[(magicIntact ? cut : 0)...], "\(label): the side file holds the dropped bytes")
+            }
+        case .middle(let offset, let following):
+            #expect(throws: StoreOpenError.self, "\(label)") { try opened.get() }
+            if case .failure(let error as StoreOpenError) = opened {
+                #expect(error.description.contains(path), "\(label)")
+                #expect(error.description.contains("byte offset \(offset) ("), "\(label): \(error)")
+                #expect(error.description.contains("\(following) valid record"), "\(label): \(error)")
+                #expect(error.description.contains("tabconfig store repair --data-dir \(data.path)"), "\(label)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged.bytes, "\(label): untouched")
+            #expect(try Self.sideFiles(in: data).isEmpty, "\(label)")
+            try Self.repairKeepsIntactRecords(damaged, data: data, users: users, label: label)
+        }
     }
 
     /// Repairs the damaged journal (written fresh to `data`) and checks that every intact record survives, that the
@@ -227,7 +284,7 @@ struct DamageSeedTests {
                 let store = try retryingWhileLocked { try FileStore(directory: data, logger: .silent) }
                 #expect(present(store) == damaged.intact.map { users[$0] }, "\(label)")
                 store.close()
-                tally.addRepair("middle damage, then opens with every intact record")
+                tally.addDetail("middle damage repaired, then opens with every intact record")
             }
         }
         tally.report("seeded FileStore damage")
