@@ -105,8 +105,8 @@ struct DamageSeedTests {
                 Self.checkScan(damaged, expectation, label: label)
                 if caseNumber.isMultiple(of: 8) {
                     try Self.checkFiles(damaged, expectation, in: root.child("c\(caseNumber)"), users: users, label: label)
-                    tally.addDetail("opened from a real file (every 8th case)")
-                    if case .middle = expectation { tally.addDetail("of those, middle damage repaired from a real file") }
+                    tally.addDetail("real files: every 8th case opened from one")
+                    if case .middle = expectation { tally.addDetail("real files: middle damage among them, repaired") }
                 }
             }
         }
