@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "tabconfig",
             dependencies: [
-                "TabBarAPI", "TabBarModel",
+                "TabBarAPI", "TabBarModel", "TabBarStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -64,7 +64,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         self.logger = logger
         self.compactionThreshold = compactionThreshold
         self.groupCommit = groupCommit
-        let snapshot = try SnapshotFile.read(snapshotPath, io: io)
+        let snapshot = try SnapshotFile.read(snapshotPath, io: io, logger: logger)
         var table = snapshot?.table ?? CustomizationTable()
         let snapshotSequence = snapshot?.lastSequence ?? 0
         let opened = try JournalFile.open(

@@ -37,9 +37,11 @@ extension FileStore {
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let live = catalog.withLock { $0.clients[client]?.live.version } ?? 0
+            let (live, highest) = catalog.withLock {
+                ($0.clients[client]?.live.version ?? 0, $0.highestNumber(client: client) ?? 0)
+            }
             if let expectedVersion, expectedVersion != live { throw StoreError.revisionMismatch }
-            let number = max(live, log.lastDeletedVersion(client: client) ?? 0) + 1
+            let number = max(highest, log.lastDeletedVersion(client: client) ?? 0) + 1
             let version = ConfigVersion(
                 client: client, version: number, publishedAt: VersionFile.storedDate(Date()), note: note,
                 rollbackOf: rollbackOf, document: document
@@ -67,12 +69,14 @@ extension FileStore {
         guard Self.isValidClientID(client) else { return false }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let lastVersion = catalog.withLock { $0.clients[client]?.live.version }
+            let (lastVersion, highest) = catalog.withLock {
+                ($0.clients[client]?.live.version, $0.highestNumber(client: client))
+            }
             let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
             guard lastVersion != nil || log.hasCustomizations(client: client) || io.exists(clientDirectory) else {
                 return false
             }
-            try log.deleteClient(client, lastVersion: lastVersion)
+            try log.deleteClient(client, lastVersion: highest)
             catalog.withLock { $0.remove(client: client) }
             if io.exists(clientDirectory) {
                 let doomed = (clientsDirectory as NSString).appendingPathComponent(
@@ -116,6 +120,13 @@ extension FileStore {
 
     /// Reads the newest `keep` version files of every client, removing leftovers of interrupted writes and deletions
     /// and pruning (durably) older version files that an interrupted prune left behind.
+    ///
+    /// A version file that cannot be parsed (or whose number disagrees with its name) is judged by what follows it in
+    /// the client's history. When no valid later version follows, it is moved aside (`NNNNNN.json.damaged-…`) with a
+    /// warning and the previous version serves; its number stays used, so the next publish continues past it. When a
+    /// valid later version follows, open refuses with a `StoreOpenError` naming the file, how many valid versions
+    /// follow and the repair command. Side files of earlier recoveries are not versions; they only keep their numbers
+    /// used.
     static func loadVersions(
         _ clientsDirectory: String, keep: Int, io: FileIO, logger: Logger
     ) throws -> VersionCatalog {
@@ -126,6 +137,7 @@ extension FileStore {
         } catch {
             throw StoreOpenError("cannot read \(clientsDirectory): \(error)")
         }
+        let advice = StoreRecovery.repairAdvice(dataDirectory: (clientsDirectory as NSString).deletingLastPathComponent)
         for name in names {
             let path = (clientsDirectory as NSString).appendingPathComponent(name)
             if name.hasPrefix(".") || name.hasSuffix(".tmp") {
@@ -139,41 +151,51 @@ extension FileStore {
             }
             let versionsDirectory = (path as NSString).appendingPathComponent("versions")
             guard io.isDirectory(versionsDirectory) else { continue }
-            let files: [String]
+            let listing: VersionListing
             do {
-                files = try io.contents(of: versionsDirectory)
+                listing = try VersionListing(versionsDirectory, io: io, logger: logger)
             } catch {
                 throw StoreOpenError("cannot read \(versionsDirectory): \(error)")
             }
-            var found: [(number: Int, path: String)] = []
-            for file in files {
-                let filePath = (versionsDirectory as NSString).appendingPathComponent(file)
-                if file.hasSuffix(".tmp") {
-                    logger.notice("removing a leftover temp file", metadata: ["file": "\(filePath)"])
-                    unlink(filePath)
-                } else if let number = VersionFile.number(fromFileName: file) {
-                    found.append((number, filePath))
-                } else {
-                    logger.warning("ignoring an unexpected file", metadata: ["file": "\(filePath)"])
-                }
+            if let setAside = listing.setAsideNumbers.max() {
+                catalog.setAside(client: name, number: setAside)
             }
-            found.sort { $0.number < $1.number }
+            let found = listing.files
             let doomed = found.prefix(max(0, found.count - keep))
-            for (number, filePath) in found.dropFirst(doomed.count) {
-                let version: ConfigVersion
-                do {
-                    version = try VersionFile.decode(try io.read(filePath), client: name)
-                } catch let error as VersionFileError {
-                    throw StoreOpenError("\(filePath): cannot parse the version file (\(error.message))")
-                } catch {
-                    throw StoreOpenError("\(filePath): cannot read the version file (\(error))")
-                }
-                guard version.version == number else {
-                    throw StoreOpenError(
-                        "\(filePath): the version file says version \(version.version), its name says \(number)"
+            let read = found.dropFirst(doomed.count).map { file in
+                (file: file, version: Result { try readVersionFile(file.path, number: file.number, client: name, io: io) })
+            }
+            let lastValid = read.lastIndex { (try? $0.version.get()) != nil }
+            for (index, entry) in read.enumerated() {
+                switch entry.version {
+                case .success(let version):
+                    catalog.add(version)
+                case .failure(let error as VersionFileError):
+                    if let lastValid, index < lastValid {
+                        let following = read[(index + 1)...].filter { (try? $0.version.get()) != nil }.count
+                        throw StoreOpenError(
+                            "\(entry.file.path): cannot parse the version file (\(error.message)); \(following) valid "
+                                + "later version\(following == 1 ? "" : "s") of \(name) follow it, so nothing was "
+                                + "moved. \(advice)"
+                        )
+                    }
+                    let side: String
+                    do {
+                        side = try SideFile.moveAside(entry.file.path, io: io)
+                    } catch {
+                        throw StoreOpenError("cannot move the damaged \(entry.file.path) aside: \(error)")
+                    }
+                    catalog.setAside(client: name, number: entry.file.number)
+                    let message =
+                        "moved the damaged newest version file \(entry.file.path) aside to \(side) (\(error.message)); "
+                        + "the previous version serves and version \(entry.file.number) will not be reused"
+                    logger.warning(
+                        "\(message)",
+                        metadata: ["file": "\(entry.file.path)", "sideFile": "\(side)", "client": "\(name)"]
                     )
+                case .failure(let error):
+                    throw StoreOpenError("\(entry.file.path): cannot read the version file (\(error))")
                 }
-                catalog.add(version)
             }
             if !doomed.isEmpty {
                 logger.notice(
@@ -188,5 +210,17 @@ extension FileStore {
             }
         }
         return catalog
+    }
+
+    /// Reads and parses one version file; a `VersionFileError` says what is wrong with its contents, any other error
+    /// that it could not be read.
+    static func readVersionFile(_ path: String, number: Int, client: String, io: FileIO) throws -> ConfigVersion {
+        let version = try VersionFile.decode(try io.read(path), client: client)
+        guard version.version == number else {
+            throw VersionFileError(
+                message: "the version file says version \(version.version), its name says \(number)"
+            )
+        }
+        return version
     }
 }

@@ -27,10 +27,13 @@ public final class FileStore: TabBarStore {
     let configWrites = Mutex(())
     private let lockFile: Mutex<Int32>
 
-    /// Opens (creating if needed) the store in `directory`. Recovers a torn journal tail (truncating it, logging a
-    /// warning with file and offset). Throws `StoreOpenError` with a message naming the file and byte offset if it
-    /// finds corruption before the tail, if the directory is not writable, or if `options.keepVersions` is below 1.
-    /// Prunes versions beyond `options.keepVersions` that an interrupted prune (or a larger earlier limit) left.
+    /// Opens (creating if needed) the store in `directory`. Recovers torn tails (damage with no valid record after
+    /// it: in the journal, after the snapshot's declared entries, or in a client's newest version files) by moving the
+    /// damaged bytes to a side file first and logging a warning with file, offset and byte count. Throws
+    /// `StoreOpenError` naming the file, the byte offset, what follows and `tabconfig store repair` for damage with a
+    /// valid record after it (or that loses snapshot entries), and when the directory is not writable or is held by
+    /// another store, or `options.keepVersions` is below 1. Prunes versions beyond `options.keepVersions` that an
+    /// interrupted prune (or a larger earlier limit) left.
     public init(directory: URL, options: Options = Options(), logger: Logger) throws {
         guard options.keepVersions >= 1 else {
             throw StoreOpenError("keepVersions must be at least 1 (it is \(options.keepVersions))")
@@ -154,25 +157,10 @@ public final class FileStore: TabBarStore {
         guard access(path, W_OK) == 0 else {
             throw StoreOpenError("the data directory \(path) is not writable: \(String(cString: strerror(errno)))")
         }
-        let lockPath = (path as NSString).appendingPathComponent("store.lock")
-        let fd: Int32
-        do {
-            fd = try io.open(lockPath, O_RDWR | O_CREAT)
-        } catch {
-            throw StoreOpenError("the data directory \(path) is not writable: \(error)")
-        }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            Glibc.close(fd)
-            if code == EWOULDBLOCK {
-                throw StoreOpenError("the data directory \(path) is in use by another store (\(lockPath) is locked)")
-            }
-            throw StoreOpenError("cannot lock \(lockPath): \(String(cString: strerror(code)))")
-        }
-        return fd
+        return try lockDirectory(path, io: io)
     }
 
-    /// Removes temp files a crash left behind in the data directory.
+    /// Removes temp files a crash left behind in the data directory (side files of damaged bytes stay).
     private static func removeLeftovers(in path: String, io: FileIO, logger: Logger) {
         let names = (try? io.contents(of: path)) ?? []
         for name in names where name.hasPrefix("customizations.") && name.hasSuffix(".tmp") {

@@ -26,9 +26,13 @@ final class JournalFile {
     }
 
     /// Opens the journal at `path` (creating it when missing) and replays it into `table`, skipping records the
-    /// snapshot already holds (sequence ≤ `snapshotSequence`). Truncates a torn tail with a warning; throws
-    /// `StoreOpenError` naming the file and byte offset for corruption before the tail.
-    /// Returns the journal and the highest sequence number it holds.
+    /// snapshot already holds (sequence ≤ `snapshotSequence`). Returns the journal and the highest sequence it holds.
+    ///
+    /// Damage is judged by what follows it. When no valid record follows, it is a torn tail: the dropped bytes go to a
+    /// side file (durably) first, then the journal is truncated at the damage and a warning names the file, offset and
+    /// byte count. When a valid record follows, it is corruption in the middle: nothing is changed and a
+    /// `StoreOpenError` names the file, the offset, how many valid records follow and the repair command. A record
+    /// whose checksums hold but whose payload is not a journal record also refuses (it was written whole).
     static func open(
         _ path: String, io: FileIO, logger: Logger, snapshotSequence: UInt64, into table: inout CustomizationTable
     ) throws -> (journal: JournalFile, lastSequence: UInt64) {
@@ -39,21 +43,27 @@ final class JournalFile {
         do {
             let mapped = try MappedFile(fd: fd, path: path)
             let data = mapped.bytes
-            if data.count < magic.count {
-                guard magic.starts(with: data) || data.allSatisfy({ $0 == 0 }) else {
-                    throw StoreOpenError("\(path): corrupt record at byte offset 0 (bad journal header)")
+            if data.count <= magic.count, magic.starts(with: data) {
+                if data.count < magic.count {
+                    logger.warning(
+                        "rewriting the torn header of \(path) at byte offset 0",
+                        metadata: ["file": "\(path)", "offset": "0"]
+                    )
+                    try io.truncate(fd, to: 0, path: path)
+                    try io.writeAll(fd, magic, path: path)
+                    try io.sync(fd, path: path)
                 }
-                logger.warning(
-                    "rewriting the torn header of \(path) at byte offset 0",
-                    metadata: ["file": "\(path)", "offset": "0"]
-                )
-                try io.truncate(fd, to: 0, path: path)
-                try io.writeAll(fd, magic, path: path)
-                try io.sync(fd, path: path)
                 return (JournalFile(path: path, io: io, fd: fd, size: magic.count), 0)
             }
             guard data.starts(with: magic) else {
-                throw StoreOpenError("\(path): corrupt record at byte offset 0 (bad journal header)")
+                let damage = RecordFraming.Damage(
+                    offset: 0, reason: "bad journal header",
+                    nextValid: RecordFraming.firstValidRecord(in: data, from: 1)
+                )
+                try recoverOrRefuse(damage, path: path, fd: fd, data: data, io: io, logger: logger)
+                try io.writeAll(fd, magic, path: path)
+                try io.sync(fd, path: path)
+                return (JournalFile(path: path, io: io, fd: fd, size: magic.count), 0)
             }
             var lastSequence: UInt64 = 0
             let decoder = JSONDecoder()
@@ -65,7 +75,8 @@ final class JournalFile {
                         json: UnsafeRawBufferPointer(rebasing: data[frame.payload]), decoder: decoder)
                 } catch {
                     throw StoreOpenError(
-                        "\(path): corrupt record at byte offset \(frame.offset) (undecodable payload: \(error))"
+                        "\(path): corrupt record at byte offset \(frame.offset) (undecodable payload: \(error)). "
+                            + StoreRecovery.repairAdvice(dataDirectory: (path as NSString).deletingLastPathComponent)
                     )
                 }
                 if let sequence = record.sequence {
@@ -77,21 +88,45 @@ final class JournalFile {
             switch outcome {
             case .clean:
                 return (JournalFile(path: path, io: io, fd: fd, size: data.count), lastSequence)
-            case .tornTail(let offset):
-                let dropped = data.count - offset
-                logger.warning(
-                    "truncating the torn tail of \(path) at byte offset \(offset) (\(dropped) bytes dropped)",
-                    metadata: ["file": "\(path)", "offset": "\(offset)", "droppedBytes": "\(dropped)"]
-                )
-                try io.truncate(fd, to: offset, path: path)
-                return (JournalFile(path: path, io: io, fd: fd, size: offset), lastSequence)
-            case .corrupt(let offset, let reason):
-                throw StoreOpenError("\(path): corrupt record at byte offset \(offset) (\(reason))")
+            case .damaged(let damage):
+                try recoverOrRefuse(damage, path: path, fd: fd, data: data, io: io, logger: logger)
+                return (JournalFile(path: path, io: io, fd: fd, size: damage.offset), lastSequence)
             }
         } catch {
             Glibc.close(fd)
             throw error
         }
+    }
+
+    /// For a torn tail: moves the bytes from the damage to the end into a side file, then truncates the journal there.
+    /// For damage with a valid record after it: throws.
+    private static func recoverOrRefuse(
+        _ damage: RecordFraming.Damage, path: String, fd: Int32, data: UnsafeRawBufferPointer, io: FileIO,
+        logger: Logger
+    ) throws {
+        if let next = damage.nextValid {
+            let following = RecordFraming.validRecordCount(in: data, from: next)
+            throw StoreOpenError(
+                "\(path): corrupt record at byte offset \(damage.offset) (\(damage.reason)); "
+                    + "\(following) valid record\(following == 1 ? "" : "s") follow\(following == 1 ? "s" : "") it "
+                    + "(the first at byte offset \(next)), so this is not a torn tail and the journal was left as it is. "
+                    + StoreRecovery.repairAdvice(dataDirectory: (path as NSString).deletingLastPathComponent)
+            )
+        }
+        let dropped = data.count - damage.offset
+        let side = try SideFile.write(
+            Data(UnsafeRawBufferPointer(rebasing: data[damage.offset...])), from: path, at: damage.offset, io: io
+        )
+        let message =
+            "truncating the torn tail of \(path) at byte offset \(damage.offset) (\(damage.reason); \(dropped) bytes "
+            + "moved to \(side))"
+        logger.warning(
+            "\(message)",
+            metadata: [
+                "file": "\(path)", "offset": "\(damage.offset)", "droppedBytes": "\(dropped)", "sideFile": "\(side)",
+            ]
+        )
+        try io.truncate(fd, to: damage.offset, path: path)
     }
 
     /// Creates a journal at `path` holding `records` (framed, as ``append(_:)`` takes them), replacing any existing

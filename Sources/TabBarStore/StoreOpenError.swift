@@ -3,6 +3,8 @@
 public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, naming the file (and the byte offset for corruption).
     public var description: String
+    /// Whether another process (a running server) holds the data directory's lock.
+    public var directoryInUse = false
 
     /// Creates an error with a message.
     public init(_ description: String) {

@@ -20,6 +20,22 @@ struct VersionCatalog: Sendable {
     }
 
     private(set) var clients: [String: History] = [:]
+    /// Per client, the highest number of a version file moved aside as damaged: never handed out again.
+    private(set) var setAsideNumbers: [String: Int] = [:]
+
+    /// The client's highest version number ever used that the catalog knows of (its live version or a version file
+    /// moved aside), or nil.
+    func highestNumber(client: String) -> Int? {
+        let live = clients[client]?.live.version
+        let setAside = setAsideNumbers[client]
+        guard live != nil || setAside != nil else { return nil }
+        return max(live ?? 0, setAside ?? 0)
+    }
+
+    /// Records that a damaged version file of the client with this number was moved aside.
+    mutating func setAside(client: String, number: Int) {
+        setAsideNumbers[client] = max(setAsideNumbers[client] ?? 0, number)
+    }
 
     /// Adds a version that is newer than every version of its client.
     mutating func add(_ version: ConfigVersion) {
@@ -50,5 +66,6 @@ struct VersionCatalog: Sendable {
     /// Forgets the client.
     mutating func remove(client: String) {
         clients[client] = nil
+        setAsideNumbers[client] = nil
     }
 }

@@ -63,7 +63,7 @@ enum VersionFile {
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
         } catch {
-            throw VersionFileError(message: "not a version file: \(error)")
+            throw VersionFileError(message: "not a version file: \(describe(error))")
         }
         guard let publishedAt = parse(header.publishedAt) else {
             throw VersionFileError(message: "publishedAt is not an ISO 8601 date: \(header.publishedAt)")
@@ -97,6 +97,24 @@ enum VersionFile {
             let config = object["config"]
         else { return nil }
         return try? JSONSerialization.data(withJSONObject: config, options: [.fragmentsAllowed, .sortedKeys])
+    }
+
+    /// A decoding error in one short phrase.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let text = underlying ?? context.debugDescription
+            return text.hasSuffix(".") ? String(text.dropLast()) : text
+        case .keyNotFound(let key, _):
+            return "no \"\(key.stringValue)\" member"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "the document" : "\"\(path)\"") has the wrong type"
+        @unknown default:
+            return "\(error)"
+        }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `tabconfig`: serve remote tab bar configs, or check a config document offline.
+/// `tabconfig`: serve remote tab bar configs, check a config document offline, or check and repair a data directory.
 @main
 struct TabConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tabconfig",
         abstract: "Remote tab bar configuration for mobile apps.",
-        subcommands: [Serve.self, Validate.self, ImportPlist.self],
+        subcommands: [Serve.self, Validate.self, ImportPlist.self, Store.self],
         defaultSubcommand: Serve.self)
 }

@@ -92,20 +92,71 @@ struct FileStoreTests {
         #expect(try reopened.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil).version == 2)
     }
 
-    @Test("a version file that cannot be parsed stops open, naming the file", arguments: ["garbage", "{\"version\":1}"])
-    func garbageVersionFile(contents: String) throws {
+    @Test(
+        "a damaged newest version file is moved aside, the previous version serves and its number is not reused",
+        arguments: ["garbage", "{\"version\":1}"]
+    )
+    func damagedNewestVersionFile(contents: String) throws {
         let directory = try TemporaryDirectory("garbage")
         defer { directory.remove() }
         let data = directory.child("data")
         let store = try FileStore(directory: data, logger: .silent)
         _ = try store.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil)
         store.close()
-        let path = directory.path("data", "clients", "ios", "versions", "000002.json")
+        let versions = directory.path("data", "clients", "ios", "versions")
+        let path = (versions as NSString).appendingPathComponent("000002.json")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(contents.utf8)))
+        let capture = LogCapture()
+        let reopened = try FileStore(directory: data, logger: capture.logger)
+        #expect(reopened.versionNumbers(client: "ios") == [1])
+        #expect(capture.warnings.contains { $0.message.contains(path) && $0.metadata["sideFile"] != nil })
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: versions).filter { $0.contains(".damaged-") }
+        #expect(sideFiles.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try reopened.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil).version == 3)
+        reopened.close()
+
+        let again = try FileStore(directory: data, logger: .silent)
+        defer { again.close() }
+        #expect(again.versionNumbers(client: "ios") == [1, 3])
+        #expect(try again.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil).version == 4)
+    }
+
+    @Test("a damaged version file followed by a valid later version stops open, naming the file and the command")
+    func damagedEarlierVersionFile() throws {
+        let directory = try TemporaryDirectory("garbage-middle")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        _ = try store.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil)
+        _ = try store.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil)
+        store.close()
+        let path = directory.path("data", "clients", "ios", "versions", "000001.json")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("garbage".utf8)))
         let error = try #require(throws: StoreOpenError.self) {
             try FileStore(directory: data, logger: .silent)
         }
         #expect(error.description.contains(path))
+        #expect(error.description.contains("1 valid later version of ios follow"))
+        #expect(error.description.contains("tabconfig store repair --data-dir \(data.standardizedFileURL.path)"))
+        #expect(FileManager.default.fileExists(atPath: path), "nothing is moved while refusing")
+    }
+
+    @Test("a client whose only version file is damaged continues numbering past it, also after its deletion")
+    func onlyVersionDamaged() throws {
+        let directory = try TemporaryDirectory("garbage-only")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        _ = try store.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil)
+        store.close()
+        let path = directory.path("data", "clients", "ios", "versions", "000001.json")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{".utf8)))
+        let reopened = try FileStore(directory: data, logger: .silent)
+        #expect(reopened.liveVersion(client: "ios") == nil)
+        #expect(try reopened.deleteClient("ios") == false)
+        #expect(try reopened.publish(client: "ios", document: Self.document, note: nil, rollbackOf: nil).version == 2)
+        reopened.close()
     }
 
     @Test("a data directory that cannot be created is a clear open error")

@@ -30,6 +30,10 @@ struct JournalRecoveryTests {
                 let warning = capture.warnings.first { $0.message.contains("torn tail") }
                 #expect(warning?.message.contains(copy.journal) == true)
                 #expect(warning?.metadata["offset"] == "\(lastStart)")
+                #expect(warning?.metadata["droppedBytes"] == "\(cut - lastStart)")
+                let side = try #require(warning?.metadata["sideFile"])
+                #expect(side.hasPrefix(copy.journal + ".damaged-\(lastStart)-"))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: side)) == fixture.bytes[lastStart..<cut])
             }
         }
     }
@@ -52,7 +56,10 @@ struct JournalRecoveryTests {
         #expect(reopened.customizationCount == 5)
     }
 
-    @Test("a damaged earlier record stops open with the file and its offset", arguments: ["payload", "length"])
+    @Test(
+        "a damaged earlier record followed by valid records stops open with the file, offset, count and command",
+        arguments: ["payload", "length"]
+    )
     func corruptionBeforeTheTail(field: String) throws {
         let fixture = try JournalFixture()
         defer { fixture.remove() }
@@ -67,6 +74,8 @@ struct JournalRecoveryTests {
         }
         #expect(error.description.contains(copy.journal))
         #expect(error.description.contains("byte offset \(damaged) "))
+        #expect(error.description.contains("2 valid records follow it"))
+        #expect(error.description.contains("tabconfig store repair --data-dir \(copy.data.standardizedFileURL.path)"))
         let size = try FileManager.default.attributesOfItem(atPath: copy.journal)[.size] as? Int
         #expect(size == bytes.count, "a corrupt journal is left untouched")
     }
@@ -153,6 +162,23 @@ struct JournalRecoveryTests {
         }
         #expect(error.description.contains(path))
         #expect(error.description.contains("byte offset \(offset) "))
+    }
+
+    @Test("a damaged last record followed by junk (not zeros) is a torn tail too")
+    func damagedLastRecordBeforeJunk() throws {
+        let fixture = try JournalFixture()
+        defer { fixture.remove() }
+        var bytes = fixture.bytes
+        let last = fixture.offsets.last!
+        bytes[last + 1] ^= 0x5A
+        bytes.append(Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        let copy = try fixture.dataDirectory(withJournal: bytes)
+        defer { copy.directory.remove() }
+        let capture = LogCapture()
+        let store = try FileStore(directory: copy.data, logger: capture.logger)
+        defer { store.close() }
+        #expect(store.customizationCount == fixture.users.count - 1)
+        #expect(capture.warnings.contains { $0.metadata["offset"] == "\(last)" && $0.metadata["sideFile"] != nil })
     }
 
     @Test("a journal with a bad header stops open")
