@@ -32,9 +32,10 @@ final class Daemon {
         stop()
     }
 
-    /// Binds the configured address and starts serving with the callbacks reaching `context`.
-    static func start(configuration: Server.Configuration, context: ServerContext) throws -> Daemon {
-        let bound = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+    /// Starts serving on the bound socket `bound` (which it then owns) with the callbacks reaching `context`.
+    static func start(
+        configuration: Server.Configuration, bound: ListeningSocket.Bound, context: ServerContext
+    ) throws -> Daemon {
         let guardCopy = dup(bound.descriptor)
         defer {
             if guardCopy >= 0 {

@@ -20,10 +20,13 @@ public final class Server: @unchecked Sendable {
     private let context: ServerContext
     private let lifecycle = Mutex<Lifecycle>(.idle)
     private let boundPort = Atomic<Int>(0)
+    private let listener: Listener?
 
-    /// Creates a server; nothing is bound until ``start()``.
-    public init(configuration: Configuration, responder: any Responder, logger: Logger) {
+    /// Creates a server; nothing is bound until ``start()``, unless `listener` was bound already: the server then
+    /// accepts on it, and ``Configuration/host`` and ``Configuration/port`` only name it in messages.
+    public init(configuration: Configuration, responder: any Responder, logger: Logger, listener: Listener? = nil) {
         self.configuration = configuration
+        self.listener = listener
         self.context = ServerContext(
             responder: responder,
             logger: logger,
@@ -50,7 +53,16 @@ public final class Server: @unchecked Sendable {
             case .stopped:
                 throw ServerError("the server was shut down and cannot be started again")
             case .idle:
-                let daemon = try Daemon.start(configuration: configuration, context: context)
+                let bound: ListeningSocket.Bound
+                if let listener {
+                    guard let taken = listener.take() else {
+                        throw ServerError("the listener on port \(listener.port) was handed to another server already")
+                    }
+                    bound = taken
+                } else {
+                    bound = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+                }
+                let daemon = try Daemon.start(configuration: configuration, bound: bound, context: context)
                 boundPort.store(daemon.port, ordering: .relaxed)
                 state = .running(daemon)
             }

@@ -13,12 +13,15 @@ public final class Application: Sendable {
     private let server: Server
     private let logger: Logger
 
-    /// Opens the store in the data directory (creating it), loads the admin token and seeds the sample config.
+    /// Binds the listening address first, so that a start that cannot serve (address in use, say) fails before it
+    /// touches the data directory; then opens the store in it (creating it), loads the admin token and seeds the
+    /// sample config. Nothing is served until ``start()``.
     public init(configuration: ApplicationConfiguration, logger: Logger) throws {
         let configuration = try configuration.validated()
         self.configuration = configuration
         self.logger = logger
         let userAuth = try Self.userAuthenticator(configuration, logger: logger)
+        let listener = try Listener(host: configuration.host, port: configuration.port)
         let dataDirectory = configuration.dataDirectory
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -54,7 +57,8 @@ public final class Application: Sendable {
         serverConfiguration.connectionMemoryLimit = configuration.connectionMemoryLimit
         serverConfiguration.maxBodySize = configuration.maxBodySize
         server = Server(
-            configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger)
+            configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
+            listener: listener)
     }
 
     /// The user-token verifier, or nil for open user endpoints, which are allowed on loopback addresses only

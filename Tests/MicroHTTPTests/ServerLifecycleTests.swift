@@ -93,6 +93,20 @@ struct ServerLifecycleTests {
         }
     }
 
+    @Test func servesOnAListenerBoundBeforehand() throws {
+        let responder = ClosureResponder { _ in Response(status: 200, body: Data("bound first".utf8)) }
+        let listener = try Listener(host: "127.0.0.1", port: 0)
+        #expect(throws: ServerError.self) { try Listener(host: "127.0.0.1", port: listener.port) }
+        let logs = LogRecorder()
+        let server = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger(), listener: listener)
+        try server.start()
+        defer { server.shutdown() }
+        #expect(server.port == listener.port)
+        #expect(try httpRequest(port: listener.port, "GET", "/").text == "bound first")
+        let second = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger(), listener: listener)
+        #expect(throws: ServerError.self) { try second.start() }
+    }
+
     @Test(arguments: ["localhost", "300.1.1.1", ""])
     func badHostIsAServerError(host: String) {
         var configuration = Server.Configuration()

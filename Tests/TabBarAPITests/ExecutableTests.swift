@@ -54,6 +54,20 @@ struct ExecutableTests {
         #expect(log.contains("cannot start"))
     }
 
+    @Test("a start whose port is in use fails before it creates the data directory, seeds it or writes a token")
+    func portInUseChangesNothing() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let running = try ServerProcess(dataDirectory: directory.appendingPathComponent("running"))
+        defer { _ = running.stop() }
+        let data = directory.appendingPathComponent("second")
+        let (status, output) = try run(["serve", "--port", "\(running.port)", "--data-dir", data.path])
+        #expect(status != 0)
+        #expect(output.contains("cannot start"))
+        #expect(output.contains("address already in use"))
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+    }
+
     @Test("validate prints every problem and exits 1, or exits 0 for a valid document")
     func validate() throws {
         let directory = TemporaryDirectory.make()
