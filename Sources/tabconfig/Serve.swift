@@ -6,7 +6,24 @@ import TabBarAPI
 /// `tabconfig serve`: runs the HTTP service until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the HTTP service (flags win over TABCONFIG_* environment variables).")
+        abstract: "Run the HTTP service (flags win over TABCONFIG_* environment variables).",
+        discussion: """
+            Settings read only from the environment (secrets stay out of the process list):
+              TABCONFIG_ADMIN_TOKEN              admin bearer token (default: read from
+                                                 or generated into <data-dir>/admin-token)
+              TABCONFIG_JWT_HS256_SECRET         user auth: HS256 secret, 32 bytes or more
+              TABCONFIG_JWT_JWKS_FILE            user auth: JWKS file (RS256/ES256 keys)
+              TABCONFIG_JWT_ISSUER               a user token's iss must equal it
+              TABCONFIG_JWT_AUDIENCE             a user token's aud must contain it
+              TABCONFIG_JWT_LEEWAY               seconds of leeway for exp, nbf and iat
+              TABCONFIG_CONNECTION_MEMORY_LIMIT  bytes per connection (default 32768)
+              TABCONFIG_SHUTDOWN_GRACE           grace seconds on SIGTERM (default 8)
+              TABCONFIG_MAX_EVENT_SUBSCRIBERS    open event streams at most (default 1000)
+              TABCONFIG_EVENT_HEARTBEAT          seconds between heartbeats (default 15)
+              TABCONFIG_GROUP_COMMIT             false: one fsync per write (default true)
+            Without a JWT secret or JWKS file, user endpoints are open: allowed on a
+            loopback address only, or with --allow-anonymous-users.
+            """)
 
     @Option(help: "Address to listen on (TABCONFIG_HOST, default 127.0.0.1).")
     var host: String?

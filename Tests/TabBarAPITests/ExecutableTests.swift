@@ -68,6 +68,26 @@ struct ExecutableTests {
         #expect(!FileManager.default.fileExists(atPath: data.path))
     }
 
+    @Test("serve --help names every TABCONFIG_ variable the configuration reads")
+    func helpNamesEverySetting() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/TabBarAPI").standardizedFileURL
+        var names = Set<String>()
+        for file in ["ApplicationConfiguration.swift", "UserAuthConfiguration.swift"] {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let pattern = try NSRegularExpression(pattern: "\"(TABCONFIG_[A-Z0-9_]+)\"")
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                names.insert((text as NSString).substring(with: match.range(at: 1)))
+            }
+        }
+        #expect(names.count >= 20)
+        let (status, help) = try run(["serve", "--help"])
+        #expect(status == 0)
+        for name in names.sorted() {
+            #expect(help.contains(name), "serve --help does not name \(name)")
+        }
+    }
+
     @Test("validate prints every problem and exits 1, or exits 0 for a valid document")
     func validate() throws {
         let directory = TemporaryDirectory.make()
