@@ -16,7 +16,8 @@ extension APIHandlers {
             variesByLanguage: false, variesByAuthorization: request.pathParameters["user"] == "me")
         if let notModified = validators.notModified(request) { return notModified }
         let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
-        return validators.jsonResponse(JSONCoding.encode(TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)))
+        let body = TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)
+        return validators.jsonResponse(JSONCoding.encode(body))
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.

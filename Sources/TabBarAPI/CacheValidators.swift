@@ -19,10 +19,13 @@ struct CacheValidators {
 
     /// The same for an `If-None-Match` value read from the request head.
     func notModified(ifNoneMatch header: String?) -> Response? {
-        guard let header, EntityTag.noneMatchHits(header, etag) else {
-            return nil
-        }
-        return notModified
+        matches(ifNoneMatch: header) ? notModified : nil
+    }
+
+    /// Whether the `If-None-Match` value `header` names this representation.
+    func matches(ifNoneMatch header: String?) -> Bool {
+        guard let header else { return false }
+        return EntityTag.noneMatchHits(header, etag)
     }
 
     /// The `304` of this representation: its validators, no body.

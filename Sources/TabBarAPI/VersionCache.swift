@@ -19,8 +19,7 @@ final class VersionCache: Sendable {
 
         /// The prepared `304` when `ifNoneMatch` names this answer, else the prepared `200`.
         func answer(ifNoneMatch: String?) -> Response {
-            guard let ifNoneMatch, EntityTag.noneMatchHits(ifNoneMatch, validators.etag) else { return response }
-            return notModified
+            validators.matches(ifNoneMatch: ifNoneMatch) ? notModified : response
         }
     }
 
