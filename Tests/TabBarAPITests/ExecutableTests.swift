@@ -73,7 +73,7 @@ struct ExecutableTests {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/TabBarAPI").standardizedFileURL
         var names = Set<String>()
-        for file in ["ApplicationConfiguration.swift", "UserAuthConfiguration.swift"] {
+        for file in ["Application/ApplicationConfiguration.swift", "Auth/UserAuthConfiguration.swift"] {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             let pattern = try NSRegularExpression(pattern: "\"(TABCONFIG_[A-Z0-9_]+)\"")
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
