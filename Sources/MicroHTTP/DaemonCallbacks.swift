@@ -20,6 +20,7 @@ enum DaemonCallbacks {
             let pathOffset = RequestTarget.pathOffset(url)
             if let rejection = framing.rejection(version: version) ?? (pathOffset == nil ? .invalidTarget : nil) {
                 let state = RequestState(request: Request(method: method.map(methodName) ?? "", path: String(cString: url)))
+                identify(state, on: connection, context: context)
                 return reject(state, rejection, on: connection, conCls: conCls, context: context)
             }
             let path = url + (pathOffset ?? 0)
@@ -30,6 +31,7 @@ enum DaemonCallbacks {
                     ? makeRequest(connection: connection, path: path, method: method)
                     : Request(method: method.map(methodName) ?? "", path: RequestTarget.path(path)))
             state.headAnswer = answer
+            identify(state, on: connection, context: context)
             if answer == nil, let length = framing.contentLength, context.exceedsLimit(contentLength: String(cString: length)) {
                 return reject(state, .payloadTooLarge(limit: context.maxBodySize), on: connection, conCls: conCls, context: context)
             }
@@ -76,7 +78,15 @@ enum DaemonCallbacks {
         return queue(response, for: state, on: connection, context: context)
     }
 
-    /// Frees the per-request state once libmicrohttpd is done with the request, however it ended.
+    /// Gives the request its id for the access log, when that is on.
+    private static func identify(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) {
+        guard let accessLog = context.accessLog else { return }
+        state.requestID = accessLog.requestID(
+            clientValue: RequestHead.lookup("X-Request-ID", kind: .HEADER_KIND, on: connection))
+    }
+
+    /// Frees the per-request state once libmicrohttpd is done with the request, however it ended, and writes its
+    /// access-log line.
     static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, termination in
         guard let cls else {
             return
@@ -98,7 +108,11 @@ enum DaemonCallbacks {
             context.deferrals.remove(deferred)
         }
         context.inFlight.subtract(1, ordering: .relaxed)
-        if termination != .REQUEST_TERMINATED_COMPLETED_OK {
+        let completed = termination == .REQUEST_TERMINATED_COMPLETED_OK
+        if let accessLog = context.accessLog {
+            let route = context.responder.route(method: state.request.method, path: state.request.path)
+            accessLog.record(state, route: route, outcome: completed ? nil : describe(termination))
+        } else if !completed {
             context.logger.debug(
                 "request ended early",
                 metadata: [
@@ -197,6 +211,7 @@ enum DaemonCallbacks {
         if let prepared = response.prepared?.handle, (200...599).contains(response.status),
             !context.draining.load(ordering: .relaxed)
         {
+            state.status = response.status
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
         var status = response.status
@@ -204,12 +219,14 @@ enum DaemonCallbacks {
             context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
             status = 500
         }
+        state.status = status
         let hasBody = status != 204 && status != 304
         // libmicrohttpd 0.9.75 sends the last-chunk marker after the head of a chunked HEAD response, which would
         // corrupt the next response on the connection: a HEAD gets the head of an empty body instead.
         if let stream = response.stream, hasBody, state.request.method != "HEAD" {
             let feed = StreamConnection(stream: stream, connection: connection)
             guard stream.attach(resume: feed.resume) else {
+                state.status = 500
                 context.logger.error("a response stream was returned for a second response; answering 500")
                 return queueBuffer(Data(), status: 500, headers: [:], on: connection, context: context)
             }
@@ -230,6 +247,7 @@ enum DaemonCallbacks {
         context: ServerContext
     ) -> MHD_Result {
         guard context.deferrals.add(deferred) else {
+            state.status = 503
             return queueBuffer(Data(), status: 503, headers: ["Connection": "close"], on: connection, context: context)
         }
         state.deferred = deferred

@@ -16,6 +16,12 @@ final class RequestState {
     var deferred: DeferredResponse?
     /// The answer the responder gave from the request head, sent once the request is complete.
     var headAnswer: Response?
+    /// When the request head arrived, for the access log.
+    let started = ContinuousClock.now
+    /// The status queued for the response, once one is.
+    var status: Int?
+    /// The request id the access log names it by; nil while access logging is off.
+    var requestID: String?
 
     init(request: Request) {
         self.request = request

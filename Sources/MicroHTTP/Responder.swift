@@ -10,11 +10,19 @@ public protocol Responder: Sendable {
     /// nil to build the ``Request`` and call ``respond(to:)`` as usual. It must be what ``respond(to:)`` would
     /// answer, and neither streamed nor deferred. Called on a worker thread once the head has arrived; must not block.
     func headAnswer(to head: RequestHead) -> Response?
+    /// The name of the endpoint a request goes to (a route pattern such as `/v1/clients/{client}/tabs`), for the
+    /// access log; nil when none.
+    func route(method: String, path: String) -> String?
 }
 
 extension Responder {
     /// No request is answered from its head alone.
     public func headAnswer(to head: RequestHead) -> Response? {
+        nil
+    }
+
+    /// No request has a route name.
+    public func route(method: String, path: String) -> String? {
         nil
     }
 

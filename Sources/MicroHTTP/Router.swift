@@ -2,6 +2,9 @@
 public struct Router: Sendable {
     /// Answers one routed request.
     public typealias Handler = @Sendable (Request) -> Response
+    /// Answers a GET or HEAD of the route from its head alone, or nil to leave it to the ``Handler``; it must answer
+    /// what the handler would (see ``Responder/headAnswer(to:)``).
+    public typealias HeadHandler = @Sendable (RequestHead, PathParameters) -> Response?
 
     /// The result of ``match(method:path:)``.
     public enum Match: Sendable {
@@ -20,8 +23,10 @@ public struct Router: Sendable {
 
     private struct Route: Sendable {
         var method: String
+        var pattern: String
         var segments: [Segment]
         var handler: Handler
+        var head: HeadHandler?
     }
 
     private var routes: [Route] = []
@@ -30,8 +35,9 @@ public struct Router: Sendable {
     public init() {}
 
     /// Pattern segments like "/v1/clients/{client}/tabs"; `{name}` matches exactly one non-empty path segment.
-    /// When several routes match the same request, the one added first wins.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    /// When several routes match the same request, the one added first wins. A GET route may have a `head`
+    /// handler: ``headAnswer(to:)`` calls it for the route's requests before any ``Request`` is built.
+    public mutating func add(_ method: String, _ pattern: String, head: HeadHandler? = nil, _ handler: @escaping Handler) {
         let trimmed = pattern.hasPrefix("/") ? pattern.dropFirst() : Substring(pattern)
         let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false).map { part -> Segment in
             if part.count > 2, part.hasPrefix("{"), part.hasSuffix("}") {
@@ -39,39 +45,76 @@ public struct Router: Sendable {
             }
             return .literal(Array(part.utf8))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, head: head))
     }
 
     /// HEAD matches GET routes. `allowed` is sorted and includes HEAD when GET is allowed.
     public func match(method: String, path: String) -> Match {
         var path = path
-        return path.withUTF8 { match(method: method, path: $0) }
+        return path.withUTF8 { path in
+            switch lookup(method: method, path: path) {
+            case .route(let route):
+                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: path))
+            case .otherMethods:
+                var allowed = Set(routes.filter { Self.walk($0.segments, path) }.map(\.method))
+                if allowed.contains("GET") {
+                    allowed.insert("HEAD")
+                }
+                return .methodNotAllowed(allowed: allowed.sorted())
+            case .none:
+                return .notFound
+            }
+        }
     }
 
-    /// Matching on the path's bytes: no segment array is built, and parameters only for the route that matches.
-    private func match(method: String, path: UnsafeBufferPointer<UInt8>) -> Match {
+    /// The answer of the matched route's head handler, for a GET or HEAD; nil when the route has none (or no route
+    /// matches), which leaves the request to ``match(method:path:)``.
+    public func headAnswer(to head: RequestHead) -> Response? {
+        head.withPath { path in
+            guard case .route(let route) = lookup(method: head.method, path: path), let answer = route.head else {
+                return nil
+            }
+            return answer(head, Self.parameters(of: route.segments, in: path))
+        }
+    }
+
+    /// The pattern of the route `match(method:path:)` picks, or of the first route with this path when none has the
+    /// method (a 405); nil when no route has the path. For logs: it names the endpoint without the ids in the path.
+    public func route(method: String, path: String) -> String? {
+        var path = path
+        return path.withUTF8 { path in
+            switch lookup(method: method, path: path) {
+            case .route(let route): route.pattern
+            case .otherMethods(let first): first.pattern
+            case .none: nil
+            }
+        }
+    }
+
+    private enum Lookup {
+        case route(Route)
+        case otherMethods(first: Route)
+        case none
+    }
+
+    /// The route for the method and path (a HEAD takes the first GET route when no route is for HEAD itself), on
+    /// the path's bytes: no segment array is built.
+    private func lookup(method: String, path: UnsafeBufferPointer<UInt8>) -> Lookup {
         var get: Route?
-        var pathMatched = false
+        var first: Route?
         for route in routes where Self.walk(route.segments, path) {
             if route.method == method {
-                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: path))
+                return .route(route)
             }
-            pathMatched = true
+            first = first ?? route
             if get == nil, route.method == "GET" {
                 get = route
             }
         }
         if method == "HEAD", let get {
-            return .found(get.handler, parameters: Self.parameters(of: get.segments, in: path))
+            return .route(get)
         }
-        guard pathMatched else {
-            return .notFound
-        }
-        var allowed = Set(routes.filter { Self.walk($0.segments, path) }.map(\.method))
-        if allowed.contains("GET") {
-            allowed.insert("HEAD")
-        }
-        return .methodNotAllowed(allowed: allowed.sorted())
+        return first.map { .otherMethods(first: $0) } ?? .none
     }
 
     /// Whether the pattern matches the path (a parameter matches any non-empty segment); `capture` gets each

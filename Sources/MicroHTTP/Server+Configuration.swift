@@ -24,6 +24,8 @@ extension Server {
         public var connectionMemoryLimit: Int = 32 * 1024
         /// The largest request body accepted, in bytes; larger ones are answered with 413.
         public var maxBodySize: Int = 1024 * 1024
+        /// Whether every finished request is logged at `info` (method, route, status, duration, request id).
+        public var accessLog = false
 
         private var explicitRequestHeadTimeout: Int?
 

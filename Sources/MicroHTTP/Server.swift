@@ -31,7 +31,8 @@ public final class Server: @unchecked Sendable {
             responder: responder,
             logger: logger,
             maxBodySize: configuration.maxBodySize,
-            requestHeadTimeout: configuration.requestHeadTimeout
+            requestHeadTimeout: configuration.requestHeadTimeout,
+            accessLog: configuration.accessLog
         )
     }
 

@@ -19,9 +19,12 @@ final class ServerContext: Sendable {
     let deadlines: ConnectionDeadlines
     /// The latest message libmicrohttpd logged, to explain a failed start.
     let lastDaemonMessage = Mutex<String?>(nil)
+    /// The line per request, when ``Server/Configuration/accessLog`` is on.
+    let accessLog: AccessLog?
 
-    init(responder: any Responder, logger: Logger, maxBodySize: Int, requestHeadTimeout: Int) {
+    init(responder: any Responder, logger: Logger, maxBodySize: Int, requestHeadTimeout: Int, accessLog: Bool) {
         self.deadlines = ConnectionDeadlines(headTimeout: .seconds(max(requestHeadTimeout, 0)))
+        self.accessLog = accessLog ? AccessLog(logger: logger) : nil
         self.responder = responder
         self.logger = logger
         self.maxBodySize = max(0, maxBodySize)

@@ -51,6 +51,8 @@ struct Serve: ParsableCommand {
     var allowAnonymousUsers = false
     @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
     var noSample = false
+    @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request (TABCONFIG_ACCESS_LOG=false).")
+    var noAccessLog = false
 
     func run() throws {
         // Before any thread starts, so that a SIGTERM or SIGINT arriving during startup waits for the shutdown.
@@ -72,6 +74,7 @@ struct Serve: ParsableCommand {
         if let keepVersions { configuration.keepVersions = keepVersions }
         if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }
+        if noAccessLog { configuration.accessLog = false }
         let application: Application
         do {
             application = try Application(configuration: configuration, logger: logger)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TabBarAPI
 
 /// `tabconfig`: serve remote tab bar configs, check a config document offline, or check and repair a data directory.
 @main
@@ -6,6 +7,7 @@ struct TabConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tabconfig",
         abstract: "Remote tab bar configuration for mobile apps.",
+        version: BuildInfo.version,
         subcommands: [Serve.self, Validate.self, ImportPlist.self, Store.self],
         defaultSubcommand: Serve.self)
 }

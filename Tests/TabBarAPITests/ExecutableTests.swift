@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTPTesting
+import TabBarAPI
 import Testing
 
 @Suite("the tabconfig executable")
@@ -66,6 +67,13 @@ struct ExecutableTests {
         #expect(output.contains("cannot start"))
         #expect(output.contains("address already in use"))
         #expect(!FileManager.default.fileExists(atPath: data.path))
+    }
+
+    @Test("--version prints the version /healthz answers")
+    func version() throws {
+        let (status, output) = try run(["--version"])
+        #expect(status == 0)
+        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == BuildInfo.version)
     }
 
     @Test("serve --help names every TABCONFIG_ variable the configuration reads")

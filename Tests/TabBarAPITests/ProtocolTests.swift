@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTPTesting
+import TabBarAPI
 import Testing
 
 @Suite("HTTP behaviour")
@@ -50,7 +51,7 @@ struct ProtocolTests {
         try TestApp.with { app in
             let health = try app.request("GET", "/healthz")
             #expect(health.status == 200)
-            #expect(try health.json() as? NSDictionary == ["status": "ok"])
+            #expect(try health.json() as? NSDictionary == ["status": "ok", "version": BuildInfo.version])
             let ready = try app.request("GET", "/readyz")
             #expect(ready.status == 200)
             #expect(try ready.json() as? NSDictionary == ["status": "ready"])

@@ -124,25 +124,6 @@ struct TabsEndpointTests {
         }
     }
 
-    @Test("the paths answered from the request head are told apart from their bytes")
-    func headRoutes() {
-        func route(_ path: String) -> HeadRoute? {
-            Array(path.utf8).withUnsafeBufferPointer { HeadRoute($0) }
-        }
-        #expect(route("/v1/clients/ios-phone/tabs") == .defaultTabs(client: "ios-phone"))
-        #expect(route("/v1/clients/ios-phone/users/alice/tabs") == .userTabs(client: "ios-phone", user: "alice"))
-        #expect(route("/v1/clients/ios-phone/users/me/tabs") == .userTabs(client: "ios-phone", user: "me"))
-        #expect(route("/v1/clients/é/tabs") == .defaultTabs(client: "é"))
-        for other in [
-            "/v1/clients/tabs", "/v1/clients//tabs", "/v1/clients/ios-phone/tabs/", "/v1/clients/ios-phone/tab",
-            "/v1/clients/ios-phone/users//tabs", "/v1/clients//users/alice/tabs", "/v1/clients/ios-phone/users/a/b/tabs",
-            "/v1/clients/ios-phone/userz/alice/tabs", "/v1/clients/ios-phone/users/alice/tab-order",
-            "/v1/clients/ios-phone/config", "/v2/clients/ios-phone/tabs", "/", "",
-        ] {
-            #expect(route(other) == nil, "\(other)")
-        }
-    }
-
     @Test("a malformed locale is 400, an unknown client 404, a bad client id 400")
     func errors() throws {
         try TestApp.with { app in

@@ -56,6 +56,7 @@ public final class Application: Sendable {
         serverConfiguration.connectionTimeout = configuration.connectionTimeout
         serverConfiguration.connectionMemoryLimit = configuration.connectionMemoryLimit
         serverConfiguration.maxBodySize = configuration.maxBodySize
+        serverConfiguration.accessLog = configuration.accessLog
         server = Server(
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
             listener: listener)
@@ -84,7 +85,7 @@ public final class Application: Sendable {
     public func start() throws {
         try server.start()
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        logger.notice("listening on http://\(host):\(server.port)")
+        logger.notice("listening on http://\(host):\(server.port)", metadata: ["version": "\(BuildInfo.version)"])
     }
 
     /// The bound port (the real one when configured with 0).

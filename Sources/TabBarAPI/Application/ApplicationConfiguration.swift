@@ -45,6 +45,8 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var groupCommit = true
     /// Publish the sample config for `ios-phone` when the data directory holds no client.
     public var seedSample = true
+    /// Log every finished request at `info`: method, route, status, duration, request id.
+    public var accessLog = true
 
     public init() {}
 }
@@ -87,6 +89,7 @@ extension ApplicationConfiguration {
         if let seed = try bool("TABCONFIG_SEED_SAMPLE") { seedSample = seed }
         if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
         if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
+        if let log = try bool("TABCONFIG_ACCESS_LOG") { accessLog = log }
         userAuth = try UserAuthConfiguration(environment: environment)
     }
 

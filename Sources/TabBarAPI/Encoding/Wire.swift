@@ -54,7 +54,8 @@ struct SavedTabOrderBody: Encodable {
     var ignored: [String]
 }
 
-/// `/healthz` and `/readyz` answers.
+/// `/healthz` and `/readyz` answers; `/healthz` also names the service's version.
 struct ProbeBody: Encodable {
     var status: String
+    var version: String?
 }

@@ -2,9 +2,9 @@ import Foundation
 import MicroHTTP
 
 extension APIHandlers {
-    /// `GET /healthz`: the process is alive.
+    /// `GET /healthz`: the process is alive, and which version it runs.
     func health(_ request: Request) -> Response {
-        .json(ProbeBody(status: "ok"))
+        .json(ProbeBody(status: "ok", version: BuildInfo.version))
     }
 
     /// `GET /readyz`: the store is open and writable and the server is not shutting down.

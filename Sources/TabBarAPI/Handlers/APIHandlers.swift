@@ -61,23 +61,40 @@ final class APIHandlers: Sendable {
     /// The user a user endpoint acts for: the `{user}` path parameter, which must be the bearer token's subject
     /// when user authentication is configured; `me` stands for the token's subject.
     func authorizedUser(_ request: Request) throws -> String {
-        let path = request.pathParameters["user"] ?? ""
+        let user = try user(
+            pathUser: request.pathParameters["user"] ?? "", authorization: request.headers["Authorization"],
+            verifying: true)
+        guard let user else {
+            throw APIError.userUnauthorized("the token could not be verified")
+        }
+        return user
+    }
+
+    /// The one rule deciding whom a user endpoint acts for, for the router's handlers and the answers from the
+    /// request head alike. Throws what the endpoint answers (400, 401, 403). Without `verifying`, only a token
+    /// verified before and still cached is taken: nil means the signature would have to be checked first.
+    func user(pathUser: String, authorization: String?, verifying: Bool) throws -> String? {
         guard let userAuth else {
-            if path == "me" {
+            if pathUser == "me" {
                 throw APIError.unauthorized("/users/me needs user authentication, which this server does not have configured.")
             }
-            return try request.userID()
+            return try Request.userID(pathUser)
         }
         let subject: String
-        switch userAuth.subject(authorization: request.headers["Authorization"]) {
-        case .success(let verified): subject = verified
-        case .failure(let failure): throw APIError.userUnauthorized(failure.reason)
+        if verifying {
+            switch userAuth.subject(authorization: authorization) {
+            case .success(let verified): subject = verified
+            case .failure(let failure): throw APIError.userUnauthorized(failure.reason)
+            }
+        } else {
+            guard let cached = userAuth.cachedSubject(authorization: authorization) else { return nil }
+            subject = cached
         }
         guard Identifiers.isValidUser(subject) else {
             throw APIError.forbidden("The token's subject is not a valid user id.")
         }
-        if path == "me" { return subject }
-        let user = try request.userID()
+        if pathUser == "me" { return subject }
+        let user = try Request.userID(pathUser)
         guard user == subject else { throw APIError.forbidden("The token does not belong to this user.") }
         return user
     }

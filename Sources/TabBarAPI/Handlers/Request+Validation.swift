@@ -15,7 +15,11 @@ extension Request {
 
     /// The `{user}` path parameter, checked against the user id pattern.
     func userID() throws -> String {
-        let user = pathParameters["user"] ?? ""
+        try Self.userID(pathParameters["user"] ?? "")
+    }
+
+    /// `user`, checked against the user id pattern (400 when it does not match).
+    static func userID(_ user: String) throws -> String {
         guard Identifiers.isValidUser(user) else {
             throw APIError.invalidParameter("user", "a user id matches ^[A-Za-z0-9._~@+-]{1,128}$")
         }

@@ -6,6 +6,7 @@ import TabBarStore
 /// Routes requests to the handlers and turns every thrown error into problem+json.
 final class TabConfigResponder: Responder {
     typealias Handler = @Sendable (APIHandlers, Request) throws -> Response
+    typealias HeadHandler = @Sendable (APIHandlers, RequestHead, PathParameters) -> Response?
 
     let handlers: APIHandlers
     private let router: Router
@@ -13,16 +14,20 @@ final class TabConfigResponder: Responder {
     init(handlers: APIHandlers) {
         self.handlers = handlers
         var router = Router()
-        func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-            router.add(method, pattern) { request in Self.run(handler, handlers, request) }
+        func add(_ method: String, _ pattern: String, head: HeadHandler? = nil, _ handler: @escaping Handler) {
+            var routedHead: Router.HeadHandler?
+            if let head {
+                routedHead = { requestHead, parameters in head(handlers, requestHead, parameters) }
+            }
+            router.add(method, pattern, head: routedHead) { request in Self.run(handler, handlers, request) }
         }
         add("GET", "/healthz") { $0.health($1) }
         add("GET", "/readyz") { $0.readiness($1) }
         add("GET", "/openapi.yaml") { $0.openAPI($1) }
         add("GET", "/v1/clients") { try $0.listClients($1) }
-        add("GET", "/v1/clients/{client}/tabs") { try $0.defaultTabs($1) }
+        add("GET", "/v1/clients/{client}/tabs", head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
         add("GET", "/v1/clients/{client}/tabs/events") { try $0.tabEvents($1) }
-        add("GET", "/v1/clients/{client}/users/{user}/tabs") { try $0.userTabs($1) }
+        add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { $0.userTabsHead($1, $2) }) { try $0.userTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
         add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
         add("DELETE", "/v1/clients/{client}/users/{user}/tab-order") { try $0.deleteTabOrder($1) }
@@ -57,9 +62,14 @@ final class TabConfigResponder: Responder {
         }
     }
 
-    /// The default and the user tab bars, the reads every app launch makes, are answered from the request head.
+    /// The default and the user tab bars, the reads every app launch makes, are answered from the request head
+    /// (the routes given a `head` handler above).
     func headAnswer(to head: RequestHead) -> Response? {
-        handlers.headAnswer(head)
+        router.headAnswer(to: head)
+    }
+
+    func route(method: String, path: String) -> String? {
+        router.route(method: method, path: path)
     }
 
     func respond(to rejection: Rejection, for request: Request) -> Response {
