@@ -141,13 +141,21 @@ public final class FileStore: TabBarStore {
         log.revision(CustomizationKey(client: client, user: user))
     }
 
+    /// Creates `path` and its missing ancestors, each made durable in its parent.
+    private static func makeDirectories(_ path: String, io: FileIO) throws {
+        guard !io.exists(path) else { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path {
+            try makeDirectories(parent, io: io)
+        }
+        try io.makeDirectory(path)
+    }
+
     /// Creates the data directory, checks that it can be written, and takes the lock that keeps a second process
     /// out. Returns the lock file's descriptor.
     private static func prepareDirectory(_ path: String, io: FileIO) throws -> Int32 {
-        let existed = io.exists(path)
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            if !existed { try io.syncDirectory((path as NSString).deletingLastPathComponent) }
+            try makeDirectories(path, io: io)
         } catch {
             throw StoreOpenError("cannot create the data directory \(path): \(error)")
         }

@@ -8,9 +8,17 @@ struct ImportPlist: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-plist",
         abstract: "Publish a config converted from an ApplicationHierarchy.plist (XML or binary) into the data directory.",
-        discussion: "The server must not be running on the same data directory; use POST /v1/import/plist for a running server.")
+        discussion: """
+            The server must not be running on the same data directory; use POST /v1/import/plist for a running server.
+            Each problem is printed as FILE: POINTER: MESSAGE, then a count.
+            Exit status:
+              0   published
+              1   not published: problems, or the store refused
+              2   the file cannot be read
+              64  wrong usage
+            """)
 
-    @Argument(help: "Path of the ApplicationHierarchy.plist.")
+    @Argument(help: "Path of the ApplicationHierarchy.plist; - reads standard input.")
     var file: String
     @Option(help: "Client id to publish for.")
     var client: String
@@ -25,22 +33,21 @@ struct ImportPlist: ParsableCommand {
         logger.logLevel = .warning
         let environment = try ApplicationConfiguration(environment: ProcessInfo.processInfo.environment)
         let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? environment.dataDirectory
-        let plist: Data
-        do {
-            plist = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ValidationError("\(file): cannot read: \(error.localizedDescription)")
-        }
+        let input = InputFile(path: file)
+        let plist = try input.read()
         do {
             let version = try PlistImport.publish(
                 plist: plist, client: client, note: note, dataDirectory: directory,
                 keepVersions: environment.keepVersions, logger: logger)
             print("published version \(version) of client \(client)")
         } catch let failure as PlistImport.Failure {
-            FileHandle.standardError.write(Data(failure.lines.map { "\(file): \($0)\n" }.joined().utf8))
+            for line in failure.lines {
+                InputFile.printError("\(input.name): \(line)")
+            }
+            input.printProblemCount(failure.lines.count)
             throw ExitCode.failure
         } catch {
-            FileHandle.standardError.write(Data("\(file): not published: \(error)\n".utf8))
+            InputFile.printError("\(input.name): not published: \(error)")
             throw ExitCode.failure
         }
     }

@@ -5,35 +5,34 @@ import TabBarModel
 /// `tabconfig validate FILE`: checks a config document offline and prints every problem.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a config document; prints every problem and exits 1 if there is any.")
+        abstract: "Check a config document; prints every problem and exits 1 if there is any.",
+        discussion: """
+            Each problem is printed as FILE: POINTER: MESSAGE, then a count.
+            Exit status:
+              0   valid
+              1   not valid, or not JSON
+              2   the file cannot be read
+              64  wrong usage
+            """)
 
-    @Argument(help: "Path of the config document (JSON).")
+    @Argument(help: "Path of the config document (JSON); - reads standard input.")
     var file: String
 
     func run() throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            printError("\(file): cannot read: \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+        let input = InputFile(path: file)
+        let data = try input.read()
         switch TabBarConfig.decode(json: data) {
         case .success(let config):
-            print("\(file): valid (\(config.tabs.count) top-level tabs)")
+            print("\(input.name): valid (\(config.tabs.count) top-level tabs)")
         case .failure(.malformedJSON(let detail)):
-            printError("\(file): not JSON: \(detail)")
+            InputFile.printError("\(input.name): not JSON: \(detail)")
             throw ExitCode.failure
         case .failure(.invalid(let problems)):
             for problem in problems {
-                printError("\(file): \(problem.pointer.isEmpty ? "/" : problem.pointer): \(problem.message)")
+                InputFile.printError("\(input.name): \(problem.pointer.isEmpty ? "/" : problem.pointer): \(problem.message)")
             }
-            printError("\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            input.printProblemCount(problems.count)
             throw ExitCode.failure
         }
-    }
-
-    private func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -53,6 +53,7 @@ struct ExecutableTests {
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
         #expect(log.contains("cannot start"))
+        #expect(log.contains("Not a directory"), "the system's reason: \(log)")
     }
 
     @Test("a start whose port is in use fails before it creates the data directory, seeds it or writes a token")
@@ -109,20 +110,36 @@ struct ExecutableTests {
         #expect(badStatus == 1)
         #expect(badOutput.contains("/tabs"))
         #expect(badOutput.contains("/maxVisibleTabs"))
+        #expect(badOutput.contains("bad.json: 2 problems"))
         let (goodStatus, _) = try run(["validate", good.path])
         #expect(goodStatus == 0)
     }
 
-    private func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable("tabconfig")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+    @Test("validate - reads standard input; the help names every exit status; an unreadable file exits 2")
+    func validateStandardInput() throws {
+        let bad = try JSONSerialization.data(withJSONObject: ["tabs": [Fixtures.tab("a")], "maxVisibleTabs": 1])
+        let (badStatus, badOutput) = try run(["validate", "-"], input: bad)
+        #expect(badStatus == 1)
+        #expect(badOutput.contains("<stdin>: /maxVisibleTabs"))
+        #expect(badOutput.contains("<stdin>: 2 problems"))
+        let good = try JSONSerialization.data(withJSONObject: Fixtures.designExample)
+        let (goodStatus, goodOutput) = try run(["validate", "-"], input: good)
+        #expect(goodStatus == 0)
+        #expect(goodOutput.contains("<stdin>: valid"))
+
+        let (helpStatus, help) = try run(["validate", "--help"])
+        #expect(helpStatus == 0)
+        for status in ["0   valid", "1   not valid", "2   the file cannot be read", "64  wrong usage"] {
+            #expect(help.contains(status), "validate --help names exit status \(status)")
+        }
+        let (missingStatus, missing) = try run(["validate", "/nonexistent/config.json"])
+        #expect(missingStatus == 2)
+        #expect(missing.contains("/nonexistent/config.json: cannot read: No such file or directory"))
+        let (usageStatus, _) = try run(["validate"])
+        #expect(usageStatus == 64)
+    }
+
+    private func run(_ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
+        try ServerProcess.run(arguments, input: input)
     }
 }

@@ -48,22 +48,35 @@ struct PlistImportTests {
     func command() throws {
         let directory = TemporaryDirectory.make()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = try ServerProcess.executable("tabconfig")
-        process.arguments = [
+        let (status, output) = try ServerProcess.run([
             "import-plist", Self.fixtures.appendingPathComponent("ApplicationHierarchy.binary.plist").path,
             "--client", "tutorial", "--data-dir", directory.path,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        ])
+        #expect(status == 0)
         #expect(output.contains("published version 1 of client tutorial"))
         let statuses = try TestApp.with(dataDirectory: directory) { app in
             [try app.request("GET", "/v1/clients/tutorial/tabs").status, try app.request("GET", "/v1/clients/ios-phone/tabs").status]
         }
         #expect(statuses == [200, 404])
+    }
+
+    @Test("tabconfig import-plist prints every problem, then how many, and publishes nothing")
+    func commandProblems() throws {
+        let directory = TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = directory.appendingPathComponent("bad.plist")
+        try Data(
+            """
+            <?xml version="1.0"?><plist version="1.0"><array><dict><key>TabBarTitle</key><string>Home</string>\
+            <key>Colour</key><string>red</string></dict></array></plist>
+            """.utf8
+        ).write(to: plist)
+        let (status, output) = try ServerProcess.run([
+            "import-plist", plist.path, "--client", "tutorial", "--data-dir", directory.appendingPathComponent("data").path,
+        ])
+        #expect(status == 1)
+        let lines = output.split(separator: "\n")
+        #expect(lines.contains { $0.contains("/0/Colour: unknown key") })
+        #expect(lines.last == "\(plist.path): \(lines.count - 1) problems")
     }
 }

@@ -49,6 +49,27 @@ final class ServerProcess {
         return Int(digits)
     }
 
+    /// Runs `tabconfig` with `arguments` (and `input` on its standard input) to the end: its exit status and its
+    /// standard output and error together.
+    static func run(_ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = try executable("tabconfig")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     /// A product built next to the test binary.
     static func executable(_ name: String) throws -> URL {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

@@ -130,6 +130,11 @@ struct TabsEndpointTests {
             let badLocale = try app.request("GET", "/v1/clients/ios-phone/tabs?locale=not%20a%20tag")
             #expect(badLocale.status == 400)
             #expect(badLocale.headers["Content-Type"] == "application/problem+json")
+            let localeProblem = try #require(try badLocale.json() as? [String: Any])
+            let localeErrors = try #require(localeProblem["errors"] as? [[String: String]])
+            #expect(localeErrors.count == 1)
+            #expect(localeErrors.first?["parameter"] == "locale", "a parameter's problem names it, not a pointer")
+            #expect(localeErrors.first?["pointer"] == nil)
 
             let unknown = try app.request("GET", "/v1/clients/android/tabs")
             #expect(unknown.status == 404)

@@ -23,11 +23,6 @@ public final class Application: Sendable {
         let userAuth = try Self.userAuthenticator(configuration, logger: logger)
         let listener = try Listener(host: configuration.host, port: configuration.port)
         let dataDirectory = configuration.dataDirectory
-        do {
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw ConfigurationError(description: "cannot create data directory \(dataDirectory.path): \(error.localizedDescription)")
-        }
         var storeOptions = FileStore.Options()
         storeOptions.keepVersions = configuration.keepVersions
         storeOptions.groupCommit = configuration.groupCommit

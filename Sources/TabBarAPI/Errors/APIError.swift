@@ -7,17 +7,20 @@ public struct APIError: Error, Sendable, Equatable {
     public var title: String
     public var detail: String
     public var errors: [ValidationProblem]
+    /// The path or query parameter at fault, for a 400 about one.
+    public var parameter: String?
     public var headers: [String: String]
 
     public init(
         status: Int, type: String = "about:blank", title: String, detail: String,
-        errors: [ValidationProblem] = [], headers: [String: String] = [:]
+        errors: [ValidationProblem] = [], parameter: String? = nil, headers: [String: String] = [:]
     ) {
         self.status = status
         self.type = type
         self.title = title
         self.detail = detail
         self.errors = errors
+        self.parameter = parameter
         self.headers = headers
     }
 }
@@ -29,8 +32,7 @@ extension APIError {
 
     static func invalidParameter(_ name: String, _ detail: String) -> APIError {
         APIError(
-            status: 400, type: ProblemType.malformed, title: "Invalid parameter", detail: detail,
-            errors: [ValidationProblem(pointer: "", message: "parameter \(name): \(detail)")])
+            status: 400, type: ProblemType.malformed, title: "Invalid parameter", detail: detail, parameter: name)
     }
 
     static func unauthorized(_ detail: String) -> APIError {

@@ -8,14 +8,25 @@ struct Problem: Encodable {
     var title: String
     var status: Int
     var detail: String
-    var errors: [ValidationProblem]?
+    var errors: [Entry]?
+
+    /// One entry of `errors`: a place in the body (`pointer`) or a path or query parameter (`parameter`).
+    struct Entry: Encodable {
+        var pointer: String?
+        var parameter: String?
+        var message: String
+    }
 
     init(_ error: APIError) {
         type = error.type
         title = error.title
         status = error.status
         detail = error.detail
-        errors = error.errors.isEmpty ? nil : error.errors
+        var entries = error.errors.map { Entry(pointer: $0.pointer, message: $0.message) }
+        if let parameter = error.parameter {
+            entries.append(Entry(parameter: parameter, message: error.detail))
+        }
+        errors = entries.isEmpty ? nil : entries
     }
 }
 
