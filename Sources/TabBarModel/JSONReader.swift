@@ -81,11 +81,10 @@ struct JSONReader {
     /// An optional integer member; integral numbers such as `5.0` count as integers.
     mutating func integer(_ object: JSONObject, _ key: String) -> Int? {
         guard let value = object[key] else { return nil }
-        switch value {
-        case .integer(let integer):
+        if let integer = value.integerValue {
             return integer
-        case .double(let double) where double.rounded() == double && abs(double) < 0x1p62:
-            return Int(double)
+        }
+        switch value {
         case .double:
             report(object.pointer(key), "expected an integer, found a number that is not one")
             return nil
