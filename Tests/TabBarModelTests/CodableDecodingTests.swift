@@ -53,4 +53,27 @@ struct CodableDecodingTests {
             try JSONDecoder().decode(Tab.self, from: Data(valid.utf8))
                 == Tab(id: "home", title: LocalizedTitle(default: "Home"), destination: Destination(type: .url, url: "https://a.example")))
     }
+
+    @Test func unknownKeysCloseToAKnownOneGetASuggestion() {
+        #expect(
+            DecodingTests.problems(DecodingTests.document(top: #", "maxVisibletabs": 5"#)) == [
+                ValidationProblem(pointer: "/maxVisibletabs", message: #"unknown field "maxVisibletabs", did you mean "maxVisibleTabs"?"#)
+            ])
+        #expect(
+            DecodingTests.problems(DecodingTests.document(tab: #", "ID": "x""#)).first?.message
+                == #"unknown field "ID", did you mean "id"?"#)
+        #expect(
+            DecodingTests.problems(DecodingTests.document(tab: #", "titel": {}"#)).first?.message
+                == #"unknown field "titel", did you mean "title"?"#)
+        #expect(DecodingTests.problems(DecodingTests.document(top: #", "colour": "red""#)).first?.message == #"unknown field "colour""#)
+        guard case .failure(.invalid(let problems)) = TabOrderRequest.decode(json: Data(#"{"ordre": ["a"]}"#.utf8)) else {
+            Issue.record("a misspelled order must be invalid")
+            return
+        }
+        #expect(
+            problems == [
+                ValidationProblem(pointer: "/ordre", message: #"unknown field "ordre", did you mean "order"?"#),
+                ValidationProblem(pointer: "/order", message: "is required"),
+            ])
+    }
 }
