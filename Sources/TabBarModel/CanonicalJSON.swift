@@ -1,14 +1,32 @@
 import Foundation
 
-/// Compact canonical JSON: sorted keys, slashes unescaped.
-enum CanonicalJSON {
-    static func encode(_ value: some Encodable) -> Data {
+/// The one JSON encoder configuration of the project: compact, sorted keys, slashes unescaped, dates as RFC 3339
+/// timestamps with milliseconds in UTC. Response bodies, model documents and store headers are all encoded with it.
+public enum CanonicalJSON {
+    /// A `JSONEncoder` with the project's options.
+    public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(value)
-        } catch {
-            preconditionFailure("model values hold only strings, integers, booleans and containers: \(error)")
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestamp(date))
         }
+        return encoder
+    }
+
+    /// Encodes a value of the project's own types, which hold only strings, numbers, booleans, dates and containers
+    /// and so cannot fail to encode.
+    public static func encode(_ value: some Encodable) -> Data {
+        do {
+            return try makeEncoder().encode(value)
+        } catch {
+            preconditionFailure("encoding a value of the project's own types cannot fail: \(error)")
+        }
+    }
+
+    /// An RFC 3339 timestamp with milliseconds, in UTC, as the encoder writes dates.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
     }
 }

@@ -51,6 +51,47 @@ struct ConfigValidator {
         return problems
     }
 
+    // MARK: - One part on its own
+
+    /// A validator for one part of a document, read on its own at the empty pointer.
+    init(tainted: [String]) {
+        self.init(config: TabBarConfig(tabs: []), tainted: tainted)
+    }
+
+    /// A part of a document, read on its own.
+    enum Part {
+        case tab(Tab)
+        case title(LocalizedTitle)
+        case icon(Icon)
+        case destination(Destination)
+        case appearance(Appearance)
+    }
+
+    /// The rules of one part on its own, at the empty pointer. A tab counts as a top-level tab: its own rules and
+    /// its children's, ids unique among them and `replaces` consistent.
+    mutating func run(_ part: Part) -> [ValidationProblem] {
+        switch part {
+        case .tab(let tab):
+            var entries = [Entry(tab: tab, pointer: "", depth: 0)]
+            if let children = tab.children {
+                entries += flatten(children, at: "/children", depth: 1)
+            }
+            for entry in entries {
+                checkTab(entry)
+            }
+            checkReplaces(entries, firstByID: checkUniqueIDs(entries))
+        case .title(let title):
+            checkTitle(title, at: "")
+        case .icon(let icon):
+            checkIcon(icon, at: "")
+        case .destination(let destination):
+            checkDestination(destination, at: "")
+        case .appearance(let appearance):
+            checkAppearance(appearance, at: "")
+        }
+        return problems
+    }
+
     private func flatten(_ tabs: [Tab], at pointer: String, depth: Int) -> [Entry] {
         var entries: [Entry] = []
         for (index, tab) in tabs.enumerated() {
@@ -73,8 +114,7 @@ struct ConfigValidator {
         }
         checkTitle(tab.title, at: pointer + "/title")
         if let icon = tab.icon {
-            checkLength(icon.image, at: pointer + "/icon/image")
-            checkLength(icon.selectedImage, at: pointer + "/icon/selectedImage")
+            checkIcon(icon, at: pointer + "/icon")
         }
         checkDestination(tab.destination, at: pointer + "/destination")
         checkLength(tab.badge, at: pointer + "/badge")
@@ -97,6 +137,11 @@ struct ConfigValidator {
                 report(pointer + "/replaces", "must not name the tab itself")
             }
         }
+    }
+
+    private mutating func checkIcon(_ icon: Icon, at pointer: String) {
+        checkLength(icon.image, at: pointer + "/image")
+        checkLength(icon.selectedImage, at: pointer + "/selectedImage")
     }
 
     private mutating func checkTitle(_ title: LocalizedTitle, at pointer: String) {
@@ -269,11 +314,15 @@ struct ConfigValidator {
             report("/defaultLocale", "\"\(defaultLocale)\" is not a well-formed BCP 47 language tag")
         }
         if let appearance = config.appearance {
-            checkLength(appearance.backgroundImage, at: "/appearance/backgroundImage")
-            checkColor(appearance.tintColor, at: "/appearance/tintColor")
-            checkColor(appearance.selectedTintColor, at: "/appearance/selectedTintColor")
-            checkColor(appearance.unselectedTintColor, at: "/appearance/unselectedTintColor")
+            checkAppearance(appearance, at: "/appearance")
         }
+    }
+
+    private mutating func checkAppearance(_ appearance: Appearance, at pointer: String) {
+        checkLength(appearance.backgroundImage, at: pointer + "/backgroundImage")
+        checkColor(appearance.tintColor, at: pointer + "/tintColor")
+        checkColor(appearance.selectedTintColor, at: pointer + "/selectedTintColor")
+        checkColor(appearance.unselectedTintColor, at: pointer + "/unselectedTintColor")
     }
 
     private mutating func checkInitialTab(_ id: String, firstByID: [String: Entry], idsComplete: Bool) {

@@ -44,7 +44,7 @@ extension JSONReader {
         }
     }
 
-    private mutating func readTab(_ value: JSONValue, at pointer: String) -> Tab {
+    mutating func readTab(_ value: JSONValue, at pointer: String) -> Tab {
         let placeholder = Tab(id: "", title: LocalizedTitle(default: ""), destination: Destination(type: .url))
         guard let object = object(value, at: pointer, allowedKeys: Self.tabKeys) else {
             return placeholder
@@ -81,7 +81,7 @@ extension JSONReader {
         )
     }
 
-    private mutating func readTitle(_ value: JSONValue, at pointer: String) -> LocalizedTitle? {
+    mutating func readTitle(_ value: JSONValue, at pointer: String) -> LocalizedTitle? {
         guard let object = object(value, at: pointer, allowedKeys: Self.titleKeys) else {
             return nil
         }
@@ -92,14 +92,14 @@ extension JSONReader {
         )
     }
 
-    private mutating func readIcon(_ value: JSONValue, at pointer: String) -> Icon? {
+    mutating func readIcon(_ value: JSONValue, at pointer: String) -> Icon? {
         guard let object = object(value, at: pointer, allowedKeys: Self.iconKeys) else {
             return nil
         }
         return Icon(image: requiredString(object, "image") ?? "", selectedImage: string(object, "selectedImage"))
     }
 
-    private mutating func readDestination(_ value: JSONValue, at pointer: String) -> Destination? {
+    mutating func readDestination(_ value: JSONValue, at pointer: String) -> Destination? {
         guard let object = object(value, at: pointer, allowedKeys: Self.destinationKeys) else {
             return nil
         }
@@ -125,7 +125,7 @@ extension JSONReader {
         )
     }
 
-    private mutating func readAppearance(_ value: JSONValue, at pointer: String) -> Appearance? {
+    mutating func readAppearance(_ value: JSONValue, at pointer: String) -> Appearance? {
         guard let object = object(value, at: pointer, allowedKeys: Self.appearanceKeys) else {
             return nil
         }

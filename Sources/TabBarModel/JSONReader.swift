@@ -30,7 +30,7 @@ struct JSONReader {
         for member in list {
             let memberPointer = JSONPointer.appending(member.key, to: pointer)
             if let allowedKeys, !allowedKeys.contains(member.key) {
-                report(memberPointer, "unknown field \"\(member.key)\"")
+                report(memberPointer, Self.unknownFieldMessage(member.key, allowedKeys: allowedKeys))
             } else if members[member.key] != nil {
                 report(memberPointer, "duplicate key \"\(member.key)\"")
             } else {
@@ -38,6 +38,14 @@ struct JSONReader {
             }
         }
         return JSONObject(pointer: pointer, members: members)
+    }
+
+    /// `unknown field "key"`, with a "did you mean" hint when a known key is close to it.
+    private static func unknownFieldMessage(_ key: String, allowedKeys: Set<String>) -> String {
+        guard let suggestion = KeySuggestion.closest(to: key, in: allowedKeys) else {
+            return "unknown field \"\(key)\""
+        }
+        return "unknown field \"\(key)\", did you mean \"\(suggestion)\"?"
     }
 
     /// A member that must be present and not null.
@@ -81,11 +89,10 @@ struct JSONReader {
     /// An optional integer member; integral numbers such as `5.0` count as integers.
     mutating func integer(_ object: JSONObject, _ key: String) -> Int? {
         guard let value = object[key] else { return nil }
-        switch value {
-        case .integer(let integer):
+        if let integer = value.integerValue {
             return integer
-        case .double(let double) where double.rounded() == double && abs(double) < 0x1p62:
-            return Int(double)
+        }
+        switch value {
         case .double:
             report(object.pointer(key), "expected an integer, found a number that is not one")
             return nil

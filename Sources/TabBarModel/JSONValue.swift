@@ -19,4 +19,13 @@ enum JSONValue: Sendable, Equatable {
         case .object: "an object"
         }
     }
+
+    /// The value as an integer: an integer, or an integral number such as `5.0` within ±2⁶²; nil for anything else.
+    var integerValue: Int? {
+        switch self {
+        case .integer(let integer): integer
+        case .double(let double) where double.rounded() == double && abs(double) < 0x1p62: Int(double)
+        default: nil
+        }
+    }
 }

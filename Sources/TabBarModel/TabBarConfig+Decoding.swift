@@ -4,20 +4,21 @@ extension TabBarConfig {
     /// Strict decode + full validation. Unknown fields anywhere are problems (pointer to the field). Wrong JSON types
     /// are problems (pointer to the value), not crashes. Every problem is collected, not just the first.
     public static func decode(json: Data) -> Result<TabBarConfig, ConfigDecodingError> {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(json)
-        } catch {
-            return .failure(.malformedJSON(error.description))
-        }
-        var reader = JSONReader()
-        let config = reader.readConfig(root)
-        var validator = ConfigValidator(config: config, tainted: reader.tainted)
-        let problems = reader.problems + validator.run()
-        return problems.isEmpty ? .success(config) : .failure(.invalid(problems))
+        JSONReader.read(json: json, { $0.readConfig($1) }, validate: validate)
     }
 
-    /// Compact canonical JSON (JSONEncoder with .sortedKeys, .withoutEscapingSlashes).
+    /// Decodes through the strict reader and every rule, as `decode(json:)` does; throws
+    /// `ConfigDecodingError.invalid` with every problem, pointers from the decoder's coding path.
+    public init(from decoder: any Decoder) throws {
+        self = try JSONReader.decode(decoder, { $0.readConfig($1) }, validate: Self.validate)
+    }
+
+    private static func validate(_ config: TabBarConfig, tainted: [String]) -> [ValidationProblem] {
+        var validator = ConfigValidator(config: config, tainted: tainted)
+        return validator.run()
+    }
+
+    /// Compact canonical JSON (`CanonicalJSON`).
     public func encoded() -> Data {
         CanonicalJSON.encode(self)
     }

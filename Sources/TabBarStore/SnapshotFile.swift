@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import TabBarModel
 
 /// The compacted customization state: the magic `TCSNAP01`, a framed header record
 /// `{"format":1,"lastSeq":N,"entries":M}`, then M framed records (deleted clients' last version numbers first, then
@@ -18,7 +19,7 @@ enum SnapshotFile {
 
     /// Writes `table` as the snapshot at `path`, covering journal records up to `lastSequence`.
     static func write(_ table: CustomizationTable, lastSequence: UInt64, to path: String, io: FileIO) throws {
-        let encoder = JSONEncoder()
+        let encoder = CanonicalJSON.makeEncoder()
         try io.writeAtomically(path) { fd, temporary in
             var buffer = magic
             let header = Header(format: 1, lastSeq: lastSequence, entries: table.recordCount)

@@ -1,4 +1,5 @@
 import Foundation
+import TabBarModel
 
 /// One version file, `clients/<client>/versions/000001.json`: a JSON object
 /// `{"note","publishedAt","rollbackOf","version","config"}` with the config document embedded as JSON, last.
@@ -42,13 +43,11 @@ enum VersionFile {
 
     /// The file's bytes. The document must be valid JSON.
     static func encode(_ version: ConfigVersion) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = Header(
             version: version.version, publishedAt: format(version.publishedAt), note: version.note,
             rollbackOf: version.rollbackOf
         )
-        var data = try encoder.encode(header)
+        var data = try CanonicalJSON.makeEncoder().encode(header)
         precondition(data.last == UInt8(ascii: "}"), "a JSON object ends with a brace")
         data.removeLast()
         data.append(configKey)

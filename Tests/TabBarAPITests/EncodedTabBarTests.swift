@@ -55,12 +55,12 @@ struct EncodedTabBarTests {
         var generator = SplitMix(state: varied ? 7 : 11)
         for locale in config.availableLocales.sorted() {
             let encoded = EncodedTabBar(live: live, locale: locale)
-            let expectedDefault = JSONCoding.encode(
+            let expectedDefault = CanonicalJSON.encode(
                 config.resolve(client: "ios-phone", version: 3, locale: locale, saved: nil))
             #expect(encoded.defaultBody == expectedDefault)
             for _ in 0..<1000 / max(config.availableLocales.count, 1) + 1 {
                 let saved = Self.randomSaved(ids: ids, using: &generator)
-                let expected = JSONCoding.encode(
+                let expected = CanonicalJSON.encode(
                     config.resolve(client: "ios-phone", version: 3, locale: locale, saved: saved))
                 let body = encoded.userBody(saved)
                 #expect(body == expected, "locale \(locale), \(saved)")
@@ -74,7 +74,7 @@ struct EncodedTabBarTests {
         let saved = SavedCustomization.saved(Customization(order: ["profile", "books", "home"], hidden: []), revision: 4)
         let resolved = config.resolve(client: "ios-phone", version: 3, locale: "en", saved: saved)
         #expect(resolved.customization?.replaced == ["books": "library"])
-        #expect(EncodedTabBar(live: Self.live(config), locale: "en").userBody(saved) == JSONCoding.encode(resolved))
+        #expect(EncodedTabBar(live: Self.live(config), locale: "en").userBody(saved) == CanonicalJSON.encode(resolved))
     }
 }
 
@@ -91,7 +91,7 @@ struct SavedTabOrderBodyJSONTests {
         ]
     )
     func matchesEncoder(body: SavedTabOrderBody) {
-        #expect(body.json == JSONCoding.encode(body))
+        #expect(body.json == CanonicalJSON.encode(body))
     }
 
     @Test("integers are written as the encoder writes them", arguments: [0, 1, 9, 10, 99, 100, 1234567890, UInt64.max])
@@ -99,6 +99,6 @@ struct SavedTabOrderBodyJSONTests {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         DirectJSON.appendDecimal(value, to: &bytes)
         bytes.append(UInt8(ascii: "]"))
-        #expect(Data(bytes) == JSONCoding.encode([value]))
+        #expect(Data(bytes) == CanonicalJSON.encode([value]))
     }
 }

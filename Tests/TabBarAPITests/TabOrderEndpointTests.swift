@@ -55,6 +55,28 @@ struct TabOrderEndpointTests {
         }
     }
 
+    @Test("an unknown key close to a known one is a 422 whose problem suggests the known key")
+    func unknownKeySuggestions() throws {
+        try TestApp.with { app in
+            let order = try app.request(
+                "PUT", "/v1/clients/ios-phone/users/bob/tab-order", json: ["order": ["search"], "hiden": []])
+            #expect(order.status == 422)
+            #expect(
+                try order.problems() == [
+                    ValidationProblem(pointer: "/hiden", message: #"unknown field "hiden", did you mean "hidden"?"#)
+                ])
+            var config = Fixtures.designExample
+            config["maxVisibletabs"] = 4
+            let publish = try app.request("PUT", "/v1/clients/ios-phone/config", headers: TestApp.admin, json: config)
+            #expect(publish.status == 422)
+            #expect(
+                try publish.problems() == [
+                    ValidationProblem(
+                        pointer: "/maxVisibletabs", message: #"unknown field "maxVisibletabs", did you mean "maxVisibleTabs"?"#)
+                ])
+        }
+    }
+
     @Test("malformed JSON is 400, a wrong content type 415, an unknown client 404")
     func malformedBodies() throws {
         try TestApp.with { app in

@@ -61,6 +61,50 @@ struct VersionHistoryTests {
         }
     }
 
+    @Test("rollback bodies are read strictly: each problem with its pointer, a body that is not JSON a 400")
+    func rollbackProblems() throws {
+        try TestApp.with { app in
+            try app.publish("ios-phone", Fixtures.designExample)
+            func rollback(_ body: String) throws -> TestResponse {
+                try app.request(
+                    "POST", "/v1/clients/ios-phone/config/rollback", headers: TestApp.adminJSON, body: Data(body.utf8))
+            }
+            let notJSON = try rollback(#"{"version": 1,}"#)
+            #expect(notJSON.status == 400)
+            #expect(try notJSON.problemDetail() == "The request body is not JSON.")
+
+            let shape = "must hold \"version\" (a positive integer) and optionally \"note\" (a string)"
+            let longNote = String(repeating: "n", count: 257)
+            let cases: [(body: String, problems: [ValidationProblem])] = [
+                ("[1]", [ValidationProblem(pointer: "", message: "must be an object")]),
+                (#"{"version": "1"}"#, [ValidationProblem(pointer: "", message: shape)]),
+                (#"{"version": 1.5}"#, [ValidationProblem(pointer: "", message: shape)]),
+                (#"{"note": 7}"#, [ValidationProblem(pointer: "", message: shape)]),
+                (
+                    #"{"version": 1, "extra": true, "a/b": 1}"#,
+                    [
+                        ValidationProblem(pointer: "/a~1b", message: "unknown field"),
+                        ValidationProblem(pointer: "/extra", message: "unknown field"),
+                    ]
+                ),
+                (
+                    #"{"version": 0, "note": "\#(longNote)"}"#,
+                    [
+                        ValidationProblem(pointer: "/version", message: "must be a positive integer"),
+                        ValidationProblem(pointer: "/note", message: "has at most 256 characters"),
+                    ]
+                ),
+                (#"{"version": 1, "version": 1}"#, [ValidationProblem(pointer: "/version", message: "duplicate key \"version\"")]),
+            ]
+            for (body, problems) in cases {
+                let response = try rollback(body)
+                #expect(response.status == 422, "\(body)")
+                #expect(try response.problems() == problems, "\(body)")
+            }
+            #expect(try rollback(#"{"version": 1.0, "note": null}"#).status == 201)
+        }
+    }
+
     @Test("only the newest N versions are kept; pruning survives a restart")
     func pruning() throws {
         let directory = TemporaryDirectory.make()

@@ -40,6 +40,25 @@ struct RecordJSONTests {
         }
     }
 
+    @Test("the bytes written are the journal's format, escapes included")
+    func writtenBytes() {
+        let put = JournalRecord(
+            sequence: 7,
+            change: .put(.init(client: "c", user: "u\"\\\n\r\t\u{1}é"), revision: 3, value: .init(order: ["a"], hidden: []))
+        )
+        #expect(
+            String(decoding: put.json(), as: UTF8.self)
+                == #"{"seq":7,"op":"put","client":"c","user":"u\"\\\n\r\t\u0001é","revision":3,"value":{"order":["a"],"hidden":[]}}"#)
+        let reset = JournalRecord(sequence: nil, change: .put(.init(client: "c", user: "u"), revision: 0, value: nil))
+        #expect(String(decoding: reset.json(), as: UTF8.self) == #"{"op":"put","client":"c","user":"u","revision":0,"value":null}"#)
+        let delete = JournalRecord(sequence: 1, change: .delete(.init(client: "c", user: "u"), revision: 18_446_744_073_709_551_615))
+        #expect(
+            String(decoding: delete.json(), as: UTF8.self)
+                == #"{"seq":1,"op":"delete","client":"c","user":"u","revision":18446744073709551615}"#)
+        let client = JournalRecord(sequence: 2, change: .deleteClient("c", lastVersion: 5))
+        #expect(String(decoding: client.json(), as: UTF8.self) == #"{"seq":2,"op":"deleteClient","client":"c","lastVersion":5}"#)
+    }
+
     @Test("the usual record is read without JSONDecoder")
     func usualRecordIsFast() throws {
         let record = JournalRecord(

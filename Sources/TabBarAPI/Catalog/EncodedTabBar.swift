@@ -29,19 +29,19 @@ final class EncodedTabBar: Sendable {
         maxVisibleTabs = live.config.effectiveMaxVisibleTabs
         let resolved = live.config.resolve(
             client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
-        defaultBody = JSONCoding.encode(resolved)
+        defaultBody = CanonicalJSON.encode(resolved)
         tabs = resolved.tabs.map { tab in
             var bar = tab
             bar.placement = .bar
             var more = tab
             more.placement = .more
-            return (Array(JSONCoding.encode(bar)), Array(JSONCoding.encode(more)))
+            return (Array(CanonicalJSON.encode(bar)), Array(CanonicalJSON.encode(more)))
         }
         var envelope = resolved
         envelope.tabs = []
         envelope.customization = Self.marker
-        let encoded = JSONCoding.encode(envelope)
-        let marker = JSONCoding.encode(Self.marker)
+        let encoded = CanonicalJSON.encode(envelope)
+        let marker = CanonicalJSON.encode(Self.marker)
         guard let markerRange = encoded.firstRange(of: marker),
             let tabsRange = encoded[markerRange.upperBound...].ranges(of: Self.emptyTabs).last
         else {
@@ -52,7 +52,7 @@ final class EncodedTabBar: Sendable {
         tail = Array(encoded[(tabsRange.upperBound - 1)...])
     }
 
-    /// The user variant for `saved`: what `JSONCoding.encode(config.resolve(…, saved: saved))` gives.
+    /// The user variant for `saved`: what `CanonicalJSON.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
         let (order, summary) = plan.userOrder(saved)
         var body: [UInt8] = []
@@ -73,7 +73,7 @@ final class EncodedTabBar: Sendable {
         return Data(body)
     }
 
-    /// Appends the summary as `JSONCoding` encodes it: written directly when every string is plain and nothing was
+    /// Appends the summary as `CanonicalJSON` encodes it: written directly when every string is plain and nothing was
     /// replaced, else through the encoder.
     private static func append(_ summary: CustomizationSummary, to body: inout [UInt8]) {
         let start = body.count
@@ -81,7 +81,7 @@ final class EncodedTabBar: Sendable {
             return
         }
         body.removeSubrange(start...)
-        body.append(contentsOf: JSONCoding.encode(summary))
+        body.append(contentsOf: CanonicalJSON.encode(summary))
     }
 
     /// Appends a summary without replacements; false when one of its strings is not plain.

@@ -39,7 +39,7 @@ extension Response {
         for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) {
             headers.add(name: name, value: value)
         }
-        return Response(status: error.status, headers: headers, body: JSONCoding.encode(Problem(error)))
+        return Response(status: error.status, headers: headers, body: CanonicalJSON.encode(Problem(error)))
     }
 
     /// A JSON response with the given status.
@@ -52,7 +52,7 @@ extension Response {
 
     /// A JSON response encoding `value`.
     static func json<T: Encodable>(_ value: T, status: Int = 200) -> Response {
-        json(encoded: JSONCoding.encode(value), status: status)
+        json(encoded: CanonicalJSON.encode(value), status: status)
     }
 
     /// An empty `204 No Content`.

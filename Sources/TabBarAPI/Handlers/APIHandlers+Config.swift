@@ -24,7 +24,7 @@ extension APIHandlers {
             etag: EntityTag.config(version: version.stored.version), cacheControl: privateCacheControl,
             variesByLanguage: false)
         if let notModified = validators.notModified(request) { return notModified }
-        return validators.jsonResponse(JSONCoding.encode(version.envelope))
+        return validators.jsonResponse(CanonicalJSON.encode(version.envelope))
     }
 
     /// `PUT /v1/clients/{client}/config`: validates and publishes a new version; honours `If-Match` and `?note=`.

@@ -17,7 +17,7 @@ extension APIHandlers {
         if let notModified = validators.notModified(request) { return notModified }
         let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
         let body = TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)
-        return validators.jsonResponse(JSONCoding.encode(body))
+        return validators.jsonResponse(CanonicalJSON.encode(body))
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.

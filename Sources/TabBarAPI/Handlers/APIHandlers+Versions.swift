@@ -31,7 +31,12 @@ extension APIHandlers {
         try requireAdmin(request)
         let client = try request.clientID()
         _ = try requireLive(client)
-        let body = try RollbackRequest.decode(try request.jsonBody())
+        let body: RollbackRequest
+        switch RollbackRequest.decode(json: try request.jsonBody()) {
+        case .success(let decoded): body = decoded
+        case .failure(.malformedJSON): throw APIError.malformed("The request body is not JSON.")
+        case .failure(.invalid(let problems)): throw APIError.invalidDocument("The rollback request is not valid.", problems)
+        }
         let target = try storedVersion(client: client, number: body.version)
         return try publish(
             client: client, config: target.config, note: body.note ?? "rollback to version \(body.version)",
@@ -47,48 +52,5 @@ extension APIHandlers {
             throw APIError.internalError
         }
         return LiveConfig(stored: stored, config: config)
-    }
-}
-
-/// The body of `POST …/config/rollback`: `{"version": n, "note": "…"}`.
-struct RollbackRequest: Decodable {
-    var version: Int
-    var note: String?
-
-    static func decode(_ body: Data) throws -> RollbackRequest {
-        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
-            throw APIError.malformed("The request body is not JSON.")
-        }
-        guard let fields = object as? [String: Any] else {
-            throw APIError.invalidDocument(
-                "The rollback request is not valid.", [ValidationProblem(pointer: "", message: "must be an object")])
-        }
-        var problems = fields.keys.sorted().filter { $0 != "version" && $0 != "note" }.map {
-            ValidationProblem(pointer: "/\(JSONPointerEscape.escape($0))", message: "unknown field")
-        }
-        let decoded = try? JSONDecoder().decode(RollbackRequest.self, from: body)
-        if let decoded {
-            if decoded.version < 1 {
-                problems.append(ValidationProblem(pointer: "/version", message: "must be a positive integer"))
-            }
-        } else {
-            problems.append(
-                ValidationProblem(
-                    pointer: "", message: "must hold \"version\" (a positive integer) and optionally \"note\" (a string)"))
-        }
-        if let note = decoded?.note, note.count > 256 {
-            problems.append(ValidationProblem(pointer: "/note", message: "has at most 256 characters"))
-        }
-        guard problems.isEmpty, let decoded else {
-            throw APIError.invalidDocument("The rollback request is not valid.", problems)
-        }
-        return decoded
-    }
-}
-
-/// RFC 6901 escaping of one reference token.
-enum JSONPointerEscape {
-    static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }
