@@ -1,6 +1,6 @@
 import Foundation
 
-/// The semantic rules of DESIGN §3 over a typed document. Problems at tainted pointers (places the JSON reader
+/// The semantic rules of a config document (docs/ARCHITECTURE.md, "The config document") over a typed one. Problems at tainted pointers (places the JSON reader
 /// already reported as unreadable) are suppressed, and so are checks that need data that could not be read.
 struct ConfigValidator {
     /// Most characters in any string of the document.

@@ -1,5 +1,5 @@
 extension TabBarConfig {
-    /// The tab bar an app receives (DESIGN §4): localized for `locale`, hard-deprecated tabs left out, placement
+    /// The tab bar an app receives (docs/ARCHITECTURE.md, "Resolving a tab bar"): localized for `locale`, hard-deprecated tabs left out, placement
     /// computed. `saved == nil` gives the default tab bar (no `customization` in the result); otherwise the user
     /// variant, merged when `.saved` (source "user") and in default order for `.none` / `.undecodable`
     /// (source "default").

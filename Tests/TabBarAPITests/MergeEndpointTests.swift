@@ -3,12 +3,12 @@ import MicroHTTPTesting
 import TabBarModel
 import Testing
 
-/// DESIGN.md §4 through the real server: save as a user, publish a new config, read the merge.
+/// The merge (docs/ARCHITECTURE.md, "The merge") through the real server: save as a user, publish a new config, read the merge.
 @Suite("merge rules over HTTP")
 struct MergeEndpointTests {
     typealias F = Fixtures
 
-    @Test("the DESIGN.md example: shop added, settings dropped, home locked")
+    @Test("the merge example: shop added, settings dropped, home locked")
     func designExample() throws {
         try TestApp.with { app in
             try app.publish("app", F.designExample)

@@ -122,7 +122,7 @@ enum Fixtures {
         ["tabs": tabs, "maxVisibleTabs": maxVisibleTabs, "userCustomizable": customizable, "defaultLocale": "en"]
     }
 
-    /// The six tabs of DESIGN.md §4's example.
+    /// The six tabs of the merge example (docs/ARCHITECTURE.md, "The merge") the merge tests share.
     static var designExample: [String: Any] {
         config([
             tab("home", locked: true), tab("search"), tab("library"), tab("favorites"), tab("profile"),

@@ -21,7 +21,7 @@ final class LiveConfig: Sendable {
         locales = LocaleIndex(config.availableLocales)
     }
 
-    /// The locale a request gets (DESIGN §4): the `?locale=` value, else `Accept-Language`, else the default.
+    /// The locale a request gets (docs/ARCHITECTURE.md, "Resolving a tab bar"): the `?locale=` value, else `Accept-Language`, else the default.
     func resolveLocale(query: String?, acceptLanguage: String?) -> String {
         config.resolveLocale(query: query, acceptLanguage: acceptLanguage, available: locales).locale
     }

@@ -49,7 +49,7 @@ extension Request {
     }
 }
 
-/// The id patterns of DESIGN.md §2.
+/// The id patterns of docs/ARCHITECTURE.md, "Identifiers".
 enum Identifiers {
     static func isValidClient(_ id: String) -> Bool {
         let bytes = id.utf8
