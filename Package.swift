@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "TabBarModel", swiftSettings: swiftSettings),
         .target(
             name: "TabBarStore",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["TabBarModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -18,7 +18,7 @@ public enum PlistImport {
         plist: Data, client: String, note: String?, dataDirectory: URL, keepVersions: Int = 100, logger: Logger
     ) throws -> Int {
         guard Identifiers.isValidClient(client) else {
-            throw Failure(lines: ["client id '\(client)' does not match ^[a-z0-9][a-z0-9-]{0,62}$"])
+            throw Failure(lines: ["client id '\(client)' does not match \(Identifiers.clientPattern)"])
         }
         let config: TabBarConfig
         switch TabBarConfig.importApplicationHierarchy(plist) {

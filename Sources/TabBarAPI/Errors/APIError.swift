@@ -33,6 +33,9 @@ extension APIError {
             errors: [ValidationProblem(pointer: "", message: "parameter \(name): \(detail)")])
     }
 
+    /// A client id that does not match `Identifiers.clientPattern`.
+    static let invalidClient = invalidParameter("client", "a client id matches \(Identifiers.clientPattern)")
+
     static func unauthorized(_ detail: String) -> APIError {
         APIError(
             status: 401, type: ProblemType.unauthorized, title: "Unauthorized", detail: detail,
