@@ -93,8 +93,9 @@ final class Daemon {
         }
         reaper?.cancel()
         reaper = nil
-        context.streams.finishAll()
-        context.deferrals.completeAll(with: Response(status: 503, headers: ["Connection": "close", "Retry-After": "1"]))
+        context.streams.closeAll { $0.finish() }
+        let unavailable = Response(status: 503, headers: ["Connection": "close", "Retry-After": "1"])
+        context.deferrals.closeAll { $0.complete(unavailable) }
         quiesce()
         MHD_stop_daemon(handle)
         self.handle = nil

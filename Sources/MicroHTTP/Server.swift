@@ -102,7 +102,7 @@ public final class Server: @unchecked Sendable {
                 return
             }
             context.draining.store(true, ordering: .relaxed)
-            let finished = context.streams.finishAll()
+            let finished = context.streams.closeAll { $0.finish() }
             if finished > 0 {
                 context.logger.debug("finishing open streams", metadata: ["streams": "\(finished)"])
             }
@@ -113,7 +113,7 @@ public final class Server: @unchecked Sendable {
                 usleep(2_000)
             }
             if context.inFlight.load(ordering: .relaxed) > 0 {
-                context.deferrals.completeAll(with: Self.stopping)
+                context.deferrals.closeAll { $0.complete(Self.stopping) }
                 let answered = clock.now.advanced(by: .seconds(1))
                 while context.inFlight.load(ordering: .relaxed) > 0, clock.now < answered {
                     usleep(2_000)

@@ -12,9 +12,9 @@ final class ServerContext: Sendable {
     /// Set once shutdown begins: responses then ask the client to close the connection.
     let draining = Atomic<Bool>(false)
     /// The streams of streamed responses being sent.
-    let streams = StreamRegistry()
+    let streams = ConnectionRegistry<ResponseStream>()
     /// The deferred responses suspended connections wait for.
-    let deferrals = DeferredRegistry()
+    let deferrals = ConnectionRegistry<DeferredResponse>()
     /// The request-head deadline of every open connection.
     let deadlines: ConnectionDeadlines
     /// The latest message libmicrohttpd logged, to explain a failed start.

@@ -1,21 +1,15 @@
 import Foundation
 import Logging
 
-/// The customizations: the in-memory table, the journal behind it, group commit and compaction.
+/// The customizations: the in-memory table, the journal behind it, and the writes waiting to become durable.
 ///
-/// Writers enqueue an encoded record under the lock and either wait for it to become durable or leave a completion
-/// to be called then. One flusher thread takes the whole pending batch, releases the lock, writes and fsyncs it once,
-/// re-locks, applies the batch to the table, wakes the waiters and calls the completions (outside the lock). No writer
-/// thread is held while its record waits. Readers only ever see durable state.
-///
-/// Compaction does not hold up writes: once the journal passes the threshold, a compaction thread writes a snapshot
-/// of the table as of that moment while batches keep going to the journal; when the snapshot is durable, the flusher
-/// swaps in a journal holding only the records written since (a copy of the journal's tail). Until then the old
-/// journal still holds everything, so a crash at any point replays to the same state.
-final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guarded by `condition`; see `journal`.
-    /// Called once with the outcome of an asynchronous write: success once durable, or the error that refused it.
-    typealias Completion = @Sendable (Result<Void, any Error>) -> Void
-
+/// Writers check their expected revision against the key's newest state (durable or pending), queue a record in the
+/// `GroupCommit` under the lock and either wait for it to become durable or leave a completion to be called then. One
+/// flusher thread writes each pending batch with the lock released, applies it to the table, wakes the waiters and
+/// calls the completions (outside the lock); between batches it lets the `Compaction` start or finish. No writer
+/// thread is held while its record waits. Readers only ever see durable state. After a failed write, fsync or
+/// compaction, the `State` refuses writes for good.
+final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guarded by `condition`; see `flushing`.
     /// Latest assigned state of a key whose newest record is not durable yet.
     private struct Head {
         var revision: UInt64
@@ -23,47 +17,25 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         var sequence: UInt64
     }
 
-    private struct Pending {
-        var record: JournalRecord
-        var frame: Data
-        var completion: Completion?
-    }
-
     let journalPath: String
     let snapshotPath: String
-    private let io: FileIO
     private let logger: Logger
-    private let compactionThreshold: Int
-    private let groupCommit: Bool
     private let condition = NSCondition()
+    private let groupCommit: GroupCommit
+    private let compaction: Compaction
 
     private var table: CustomizationTable
-    /// Used outside the lock only by the thread holding the flushing role (`flushing == true`, set under the lock).
-    private var journal: JournalFile
-    private var pending: [Pending] = []
     private var pendingHeads: [CustomizationKey: Head] = [:]
     private var pendingClientDeletes: [String: UInt64] = [:]
-    private var nextSequence: UInt64
-    private var durableSequence: UInt64
+    private var state = State.open
+    /// A thread holds the flusher role: it alone uses the journal, also outside the lock (set under the lock).
     private var flushing = false
-    /// The compaction thread is writing a snapshot.
-    private var snapshotWriting = false
-    /// Set when that snapshot is durable: the journal offset from which the records it lacks start.
-    private var journalCut: Int?
-    private var failure: String?
-    private var closed = false
-    private var syncs = 0
-    /// Completions whose outcome is known, to be called by whoever next releases the lock through `unlockAndNotify`.
-    private var finished: [() -> Void] = []
 
     /// Opens the snapshot and journal in `directory` and replays them.
     init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int, groupCommit: Bool = true) throws {
         journalPath = (directory as NSString).appendingPathComponent("customizations.journal")
         snapshotPath = (directory as NSString).appendingPathComponent("customizations.snapshot")
-        self.io = io
         self.logger = logger
-        self.compactionThreshold = compactionThreshold
-        self.groupCommit = groupCommit
         let snapshot = try SnapshotFile.read(snapshotPath, io: io, logger: logger)
         var table = snapshot?.table ?? CustomizationTable()
         let snapshotSequence = snapshot?.lastSequence ?? 0
@@ -71,9 +43,14 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
             journalPath, io: io, logger: logger, snapshotSequence: snapshotSequence, into: &table
         )
         self.table = table
-        journal = opened.journal
-        durableSequence = max(snapshotSequence, opened.lastSequence)
-        nextSequence = durableSequence + 1
+        self.groupCommit = GroupCommit(
+            journal: opened.journal, lastSequence: max(snapshotSequence, opened.lastSequence), batching: groupCommit,
+            lock: condition
+        )
+        compaction = Compaction(
+            snapshotPath: snapshotPath, journalPath: journalPath, io: io, logger: logger,
+            threshold: compactionThreshold, lock: condition
+        )
         let flusher = Thread { [self] in runFlusher() }
         flusher.name = "TabBarStore.flusher"
         flusher.start()
@@ -98,12 +75,12 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
 
     /// Number of journal fsyncs done for customization writes.
     var syncCount: Int {
-        condition.withLock { syncs }
+        condition.withLock { groupCommit.syncCount }
     }
 
     /// Why writes are refused, or nil.
     var unavailableReason: String? {
-        condition.withLock { failure ?? (closed ? "the store is closed" : nil) }
+        condition.withLock { state.unavailableReason }
     }
 
     /// Whether the client has a key holding a customization, durable or pending.
@@ -161,7 +138,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
             if let sequence = head.pendingSequence { try awaitDurable(sequence) }
             return false
         }
-        let sequence = try enqueue(.delete(key, revision: head.revision + 1))
+        let sequence = try groupCommit.enqueue(.delete(key, revision: head.revision + 1))
         pendingHeads[key] = Head(revision: head.revision + 1, exists: false, sequence: sequence)
         try awaitDurable(sequence)
         return true
@@ -173,7 +150,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         condition.lock()
         defer { condition.unlock() }
         try checkWritable()
-        let sequence = try enqueue(.deleteClient(client, lastVersion: lastVersion))
+        let sequence = try groupCommit.enqueue(.deleteClient(client, lastVersion: lastVersion))
         for (key, head) in pendingHeads where key.client == client {
             pendingHeads[key] = Head(revision: head.revision, exists: false, sequence: sequence)
         }
@@ -181,60 +158,54 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
         try awaitDurable(sequence)
     }
 
-    /// Compacts now: flushes what is pending, writes a snapshot, starts a new journal.
+    /// Compacts now and waits for it: the flusher writes what is pending, then a compaction covers every record
+    /// durable by then.
     func compact() throws {
         condition.lock()
-        defer { unlockAndNotify() }
-        while flushing || snapshotWriting || journalCut != nil {
+        defer { condition.unlock() }
+        try checkWritable()
+        let ticket = compaction.request()
+        while !compaction.hasEnded(ticket) {
             try checkWritable()
             condition.wait()
         }
         try checkWritable()
-        flushing = true
-        defer {
-            flushing = false
-            condition.broadcast()
-        }
-        flushBatch(compactAfterwards: false)
-        if failure == nil { compactLocked() }
-        if failure != nil { throw StoreError.unavailable }
     }
 
     /// Makes the store refuse writes from now on.
     func fail(_ reason: String) {
         condition.lock()
         enterFailure(reason)
-        unlockAndNotify()
+        groupCommit.unlockAndNotify()
     }
 
-    /// Flushes pending writes and closes the journal; later writes throw `StoreError.unavailable`.
+    /// Flushes pending writes, lets a compaction under way end, and closes the journal; later writes throw
+    /// `StoreError.unavailable`.
     func close() {
         condition.lock()
-        defer { unlockAndNotify() }
-        guard !closed else { return }
-        closed = true
+        defer { groupCommit.unlockAndNotify() }
+        guard !state.isClosed else { return }
+        state = .closed(failure: state.failure)
         condition.broadcast()
         while true {
-            if flushing || snapshotWriting {
+            if flushing || compaction.isWritingSnapshot {
                 condition.wait()
                 continue
             }
-            if pending.isEmpty && (journalCut == nil || failure != nil) { break }
+            guard state.failure == nil, groupCommit.hasPending || compaction.isFinishDue else { break }
             flushing = true
-            swapJournalIfDue()
-            flushBatch(compactAfterwards: false)
+            flushRound()
             flushing = false
             condition.broadcast()
         }
-        journalCut = nil
-        condition.broadcast()
-        journal.close()
+        compaction.abandon()
+        groupCommit.journal.close()
     }
 
     // MARK: Group commit (all with the lock held)
 
     private func checkWritable() throws {
-        if closed || failure != nil { throw StoreError.unavailable }
+        if !state.isOpen { throw StoreError.unavailable }
     }
 
     private func currentHead(_ key: CustomizationKey) -> (revision: UInt64, exists: Bool, pendingSequence: UInt64?) {
@@ -260,205 +231,85 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: all vars are guard
             throw StoreError.revisionMismatch
         }
         let revision = head.revision + 1
-        var done: Completion?
+        var done: GroupCommit.Completion?
         if let completion {
             done = { result in completion(result, revision) }
         }
-        let sequence = try enqueue(.put(key, revision: revision, value: value), completion: done)
+        let sequence = try groupCommit.enqueue(.put(key, revision: revision, value: value), completion: done)
         pendingHeads[key] = Head(revision: revision, exists: true, sequence: sequence)
         return (revision, sequence)
     }
 
-    /// Encodes and queues a record with the next sequence number, waking the flusher; returns that number.
-    private func enqueue(_ change: JournalRecord.Change, completion: Completion? = nil) throws -> UInt64 {
-        let record = JournalRecord(sequence: nextSequence, change: change)
-        let payload = record.json()
-        guard payload.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
-        var frame = Data()
-        RecordFraming.append(payload, to: &frame)
-        pending.append(Pending(record: record, frame: frame, completion: completion))
-        nextSequence += 1
-        condition.broadcast()
-        return record.sequence!
-    }
-
     /// Waits until the record with `sequence` is durable (the flusher writes it).
     private func awaitDurable(_ sequence: UInt64) throws {
-        while durableSequence < sequence {
-            if failure != nil { throw StoreError.unavailable }
+        while groupCommit.durableSequence < sequence {
+            if state.failure != nil { throw StoreError.unavailable }
             condition.wait()
         }
     }
 
-    /// Releases the lock, then calls the completions whose outcome became known while it was held.
-    private func unlockAndNotify() {
-        let ready = finished
-        finished.removeAll()
-        condition.unlock()
-        for notify in ready { notify() }
-    }
-
-    /// The flusher thread: writes each pending batch while nobody else holds the flushing role, until closed.
+    /// The flusher thread: takes the flusher role whenever there is a batch to write or a compaction to start or
+    /// finish, until closed.
     private func runFlusher() {
         condition.lock()
-        while true {
-            if closed && !flushing { break }
-            if flushing || failure != nil || (pending.isEmpty && journalCut == nil) {
+        while !state.isClosed {
+            let due = groupCommit.hasPending || compaction.isFinishDue || compaction.isStartRequested
+            if flushing || state.failure != nil || !due {
                 condition.wait()
                 continue
             }
             flushing = true
-            swapJournalIfDue()
-            flushBatch(compactAfterwards: true)
+            flushRound()
+            if state.isOpen { compaction.startIfDue(table: table, groupCommit: groupCommit) }
             flushing = false
             condition.broadcast()
-            unlockAndNotify()
+            groupCommit.unlockAndNotify()
             condition.lock()
         }
         condition.unlock()
     }
 
-    /// Writes and fsyncs every pending record as one batch (only the oldest one without group commit), then applies
-    /// them. Requires the flushing role.
-    private func flushBatch(compactAfterwards: Bool) {
-        guard !pending.isEmpty, failure == nil else { return }
-        let batch = groupCommit ? pending : [pending[0]]
-        pending.removeFirst(batch.count)
-        var bytes = Data()
-        bytes.reserveCapacity(batch.reduce(0) { $0 + $1.frame.count })
-        for item in batch { bytes.append(item.frame) }
-        let journal = self.journal
-        condition.unlock()
-        var writeError: (any Error)?
+    /// Finishes a compaction whose snapshot is written, then writes the pending batch and applies it to the table.
+    /// Requires the flusher role.
+    private func flushRound() {
         do {
-            try journal.append(bytes)
+            try compaction.finishIfDue(groupCommit)
         } catch {
-            writeError = error
-        }
-        condition.lock()
-        if let writeError {
-            let failed = batch.compactMap(\.completion)
-            finished += failed.map { completion in { completion(.failure(StoreError.unavailable)) } }
-            enterFailure("writing the customizations journal failed: \(writeError)")
+            enterFailure(error.reason)
             return
         }
-        syncs += 1
-        for item in batch {
-            if let completion = item.completion {
-                finished.append { completion(.success(())) }
-            }
-            let sequence = item.record.sequence!
-            table.apply(item.record.change)
-            switch item.record.change {
-            case .put(let key, _, _), .delete(let key, _):
-                if pendingHeads[key]?.sequence == sequence { pendingHeads[key] = nil }
-            case .deleteClient(let client, _):
-                if pendingClientDeletes[client] == sequence { pendingClientDeletes[client] = nil }
-                for (key, head) in pendingHeads where key.client == client && head.sequence == sequence {
-                    pendingHeads[key] = nil
-                }
-            }
-        }
-        durableSequence = batch.last!.record.sequence!
-        condition.broadcast()
-        if compactAfterwards, !snapshotWriting, journalCut == nil, journal.size > compactionThreshold {
-            startCompaction()
-        }
-    }
-
-    /// Takes the snapshot (the table as of now, a copy-on-write value) and has a compaction thread write it.
-    /// Requires the flushing role, so the journal's current size is exactly where the records it lacks will start.
-    private func startCompaction() {
-        snapshotWriting = true
-        let snapshot = table
-        let lastSequence = durableSequence
-        let cut = journal.size
-        let worker = Thread { [self] in writeSnapshot(snapshot, lastSequence: lastSequence, cut: cut) }
-        worker.name = "TabBarStore.compaction"
-        worker.start()
-    }
-
-    /// The compaction thread: writes the snapshot, then leaves the journal swap to the flusher.
-    private func writeSnapshot(_ snapshot: CustomizationTable, lastSequence: UInt64, cut: Int) {
-        var writeError: (any Error)?
+        let records: [JournalRecord]
         do {
-            try SnapshotFile.write(snapshot, lastSequence: lastSequence, to: snapshotPath, io: io)
+            records = try groupCommit.writeBatch()
         } catch {
-            writeError = error
+            enterFailure("writing the customizations journal failed: \(error)")
+            return
         }
-        condition.lock()
-        snapshotWriting = false
-        if let writeError {
-            enterFailure("compacting the customizations failed: \(writeError)")
-        } else {
-            journalCut = cut
-            logger.info(
-                "compacted customizations",
-                metadata: ["keys": "\(snapshot.keyCount)", "lastSequence": "\(lastSequence)"]
-            )
+        for record in records {
+            apply(record)
         }
-        condition.broadcast()
-        unlockAndNotify()
     }
 
-    /// Swaps in a journal holding only the records after the compaction's cut, once its snapshot is durable; the
-    /// lock is released while the tail is copied. Requires the flushing role.
-    private func swapJournalIfDue() {
-        guard let cut = journalCut, failure == nil else { return }
-        journalCut = nil
-        let oldJournal = journal
-        condition.unlock()
-        let result = Result { try JournalFile.create(journalPath, io: io, records: try oldJournal.records(from: cut)) }
-        condition.lock()
-        switch result {
-        case .success(let newJournal):
-            oldJournal.close()
-            journal = newJournal
-        case .failure(let error):
-            enterFailure("swapping in the compacted customizations journal failed: \(error)")
-        }
-        condition.broadcast()
-    }
-
-    /// Writes a snapshot of the durable state and swaps in an empty journal, with the lock released during I/O.
-    /// Requires the flushing role, so no batch is written meanwhile and the old journal holds exactly what the
-    /// snapshot covers: a crash between the two renames replays records the snapshot already has, which is a no-op.
-    private func compactLocked() {
-        let snapshot = table
-        let lastSequence = durableSequence
-        let oldJournal = journal
-        condition.unlock()
-        var result: Result<JournalFile, any Error>
-        do {
-            try SnapshotFile.write(snapshot, lastSequence: lastSequence, to: snapshotPath, io: io)
-            result = .success(try JournalFile.create(journalPath, io: io))
-        } catch {
-            result = .failure(error)
-        }
-        condition.lock()
-        switch result {
-        case .success(let newJournal):
-            oldJournal.close()
-            journal = newJournal
-            logger.info(
-                "compacted customizations",
-                metadata: ["keys": "\(snapshot.keyCount)", "lastSequence": "\(lastSequence)"]
-            )
-        case .failure(let error):
-            enterFailure("compacting the customizations failed: \(error)")
+    /// Applies a durable record to the table and forgets the pending heads it settles.
+    private func apply(_ record: JournalRecord) {
+        let sequence = record.sequence!
+        table.apply(record.change)
+        switch record.change {
+        case .put(let key, _, _), .delete(let key, _):
+            if pendingHeads[key]?.sequence == sequence { pendingHeads[key] = nil }
+        case .deleteClient(let client, _):
+            if pendingClientDeletes[client] == sequence { pendingClientDeletes[client] = nil }
+            for (key, head) in pendingHeads where key.client == client && head.sequence == sequence {
+                pendingHeads[key] = nil
+            }
         }
     }
 
     private func enterFailure(_ reason: String) {
-        guard failure == nil else { return }
-        failure = reason
+        guard let failed = state.failing(reason) else { return }
+        state = failed
         logger.error("the store stops accepting writes", metadata: ["reason": "\(reason)"])
-        for item in pending {
-            if let completion = item.completion {
-                finished.append { completion(.failure(StoreError.unavailable)) }
-            }
-        }
-        pending.removeAll()
+        groupCommit.failPending()
         pendingHeads.removeAll()
         pendingClientDeletes.removeAll()
         condition.broadcast()

@@ -89,31 +89,47 @@ struct FileIO: Sendable {
         "\(path).\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).tmp"
     }
 
-    /// Writes `path` atomically and durably: temp file in the same directory, write, fsync, rename, fsync directory.
-    func writeAtomically(_ path: String, write body: (Int32, String) throws -> Void) throws {
+    /// Creates `path` atomically and durably, replacing any file there: a temp file in the same directory opened
+    /// with `flags`, which `body` writes, then fsync, rename, and fsync of the directory. `permissions`, when given,
+    /// is the file's mode whatever the umask. Returns the new file's descriptor, still open; the caller closes it.
+    func createAtomically(
+        _ path: String, flags: Int32 = O_WRONLY, permissions: mode_t? = nil, write body: (Int32, String) throws -> Void
+    ) throws -> Int32 {
         let temporary = temporaryPath(for: path)
-        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+        let fd = try open(temporary, flags | O_CREAT | O_EXCL, mode: permissions ?? 0o644)
         do {
+            if let permissions, Glibc.fchmod(fd, permissions) != 0 {
+                throw SystemError.current("fchmod", temporary)
+            }
             try body(fd, temporary)
             try sync(fd, path: temporary)
+            try rename(temporary, path)
         } catch {
             Glibc.close(fd)
             Glibc.unlink(temporary)
             throw error
         }
-        Glibc.close(fd)
         do {
-            try rename(temporary, path)
+            try syncDirectory((path as NSString).deletingLastPathComponent)
         } catch {
-            Glibc.unlink(temporary)
+            Glibc.close(fd)
             throw error
         }
-        try syncDirectory((path as NSString).deletingLastPathComponent)
+        return fd
+    }
+
+    /// Writes `path` atomically and durably (see `createAtomically`).
+    func writeAtomically(
+        _ path: String, permissions: mode_t? = nil, write body: (Int32, String) throws -> Void
+    ) throws {
+        Glibc.close(try createAtomically(path, permissions: permissions, write: body))
     }
 
     /// Writes `data` to `path` atomically and durably.
-    func writeAtomically(_ path: String, data: Data) throws {
-        try writeAtomically(path) { fd, temporary in try writeAll(fd, data, path: temporary) }
+    func writeAtomically(_ path: String, data: Data, permissions: mode_t? = nil) throws {
+        try writeAtomically(path, permissions: permissions) { fd, temporary in
+            try writeAll(fd, data, path: temporary)
+        }
     }
 
     /// Reads a whole file.

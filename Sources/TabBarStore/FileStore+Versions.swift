@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import TabBarModel
 
 extension FileStore {
     public func clientIDs() -> [String] {
@@ -33,7 +34,7 @@ extension FileStore {
     public func publish(
         client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
     ) throws -> ConfigVersion {
-        guard Self.isValidClientID(client) else { throw StoreError.invalidClientID }
+        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
@@ -66,7 +67,7 @@ extension FileStore {
     }
 
     public func deleteClient(_ client: String) throws -> Bool {
-        guard Self.isValidClientID(client) else { return false }
+        guard Identifiers.isValidClient(client) else { return false }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
             let (lastVersion, highest) = catalog.withLock {
@@ -102,18 +103,6 @@ extension FileStore {
         }
     }
 
-    /// Whether `client` matches `^[a-z0-9][a-z0-9-]{0,62}$`, so it is safe as a directory name.
-    static func isValidClientID(_ client: String) -> Bool {
-        let bytes = Array(client.utf8)
-        guard (1...63).contains(bytes.count) else { return false }
-        func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-        return isLowerAlphanumeric(bytes[0])
-            && bytes.dropFirst().allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: "-") }
-    }
-
     func versionPath(client: String, number: Int) -> String {
         [clientsDirectory, client, "versions", VersionFile.fileName(number)].joined(separator: "/")
     }
@@ -145,7 +134,7 @@ extension FileStore {
                 try? io.removeTree(path)
                 continue
             }
-            guard io.isDirectory(path), isValidClientID(name) else {
+            guard io.isDirectory(path), Identifiers.isValidClient(name) else {
                 logger.warning("ignoring an unexpected entry in the clients directory", metadata: ["path": "\(path)"])
                 continue
             }

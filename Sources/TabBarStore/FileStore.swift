@@ -168,10 +168,11 @@ public final class FileStore: TabBarStore {
         return try lockDirectory(path, io: io)
     }
 
-    /// Removes temp files a crash left behind in the data directory (side files of damaged bytes stay).
+    /// Removes temp files a crash left behind in the data directory (the store's files' and `SecretFile`'s; side
+    /// files of damaged bytes stay).
     private static func removeLeftovers(in path: String, io: FileIO, logger: Logger) {
         let names = (try? io.contents(of: path)) ?? []
-        for name in names where name.hasPrefix("customizations.") && name.hasSuffix(".tmp") {
+        for name in names where name.hasSuffix(".tmp") {
             let leftover = (path as NSString).appendingPathComponent(name)
             logger.notice("removing a leftover temp file", metadata: ["file": "\(leftover)"])
             unlink(leftover)

@@ -132,17 +132,8 @@ final class JournalFile {
     /// Creates a journal at `path` holding `records` (framed, as ``append(_:)`` takes them), replacing any existing
     /// one, through temp file, fsync, rename and directory fsync.
     static func create(_ path: String, io: FileIO, records: Data = Data()) throws -> JournalFile {
-        let temporary = io.temporaryPath(for: path)
-        let fd = try io.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_APPEND)
-        do {
+        let fd = try io.createAtomically(path, flags: O_RDWR | O_APPEND) { fd, temporary in
             try io.writeAll(fd, magic + records, path: temporary)
-            try io.sync(fd, path: temporary)
-            try io.rename(temporary, path)
-            try io.syncDirectory((path as NSString).deletingLastPathComponent)
-        } catch {
-            Glibc.close(fd)
-            Glibc.unlink(temporary)
-            throw error
         }
         return JournalFile(path: path, io: io, fd: fd, size: magic.count + records.count)
     }

@@ -18,7 +18,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     public static let unavailable = StoreError(.unavailable)
     /// The expected revision did not match the current one: HTTP 412.
     public static let revisionMismatch = StoreError(.revisionMismatch)
-    /// The client id cannot name a directory (`^[a-z0-9][a-z0-9-]{0,62}$`): HTTP 400.
+    /// The client id does not match `Identifiers.clientPattern`, so it cannot name a directory: HTTP 400.
     public static let invalidClientID = StoreError(.invalidClientID)
     /// The config document is not JSON: HTTP 422.
     public static let invalidDocument = StoreError(.invalidDocument)

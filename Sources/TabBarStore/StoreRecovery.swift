@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import TabBarModel
 
 /// Offline checks of a data directory: `verify` reads every store file and reports its valid records and damage;
 /// `repair` keeps every valid record, moves damaged bytes to side files and rewrites what needs it.
@@ -90,7 +91,7 @@ public enum StoreRecovery {
         }
         let clientsDirectory = (path as NSString).appendingPathComponent("clients")
         if io.isDirectory(clientsDirectory) {
-            for client in try io.contents(of: clientsDirectory) where FileStore.isValidClientID(client) {
+            for client in try io.contents(of: clientsDirectory) where Identifiers.isValidClient(client) {
                 let versionsDirectory = [clientsDirectory, client, "versions"].joined(separator: "/")
                 guard io.isDirectory(versionsDirectory) else { continue }
                 let listing = try VersionListing(versionsDirectory, io: io, logger: nil)

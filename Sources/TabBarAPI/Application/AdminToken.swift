@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TabBarStore
 
 /// The bearer token that opens the admin endpoints.
 struct AdminToken: Sendable {
@@ -15,7 +16,7 @@ struct AdminToken: Sendable {
             return AdminToken(configured)
         }
         let file = dataDirectory.appendingPathComponent("admin-token")
-        if let existing = try? String(contentsOf: file, encoding: .utf8) {
+        if let existing = SecretFile.read(file).flatMap({ String(data: $0, encoding: .utf8) }) {
             let token = existing.trimmingCharacters(in: .whitespacesAndNewlines)
             if !token.isEmpty {
                 logger.info("admin token read from file", metadata: ["path": "\(file.path)"])
@@ -24,7 +25,7 @@ struct AdminToken: Sendable {
         }
         var random = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
-        try DurableFile.write(Data((token + "\n").utf8), to: file, permissions: 0o600)
+        try SecretFile.write(Data((token + "\n").utf8), to: file)
         logger.notice("generated a new admin token", metadata: ["path": "\(file.path)"])
         return AdminToken(token)
     }

@@ -18,7 +18,7 @@ public enum PlistImport {
         plist: Data, client: String, note: String?, dataDirectory: URL, keepVersions: Int = 100, logger: Logger
     ) throws -> Int {
         guard Identifiers.isValidClient(client) else {
-            throw Failure(lines: ["client id '\(client)' does not match ^[a-z0-9][a-z0-9-]{0,62}$"])
+            throw Failure(lines: ["client id '\(client)' does not match \(Identifiers.clientPattern)"])
         }
         let config: TabBarConfig
         switch TabBarConfig.importApplicationHierarchy(plist) {
@@ -29,13 +29,9 @@ public enum PlistImport {
         case .failure(.invalid(let problems)):
             throw Failure(lines: problems.map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.message)" })
         }
-        var options = FileStore.Options()
-        options.keepVersions = keepVersions
-        let store = try FileStore(directory: dataDirectory, options: options, logger: logger)
-        defer { store.close() }
-        let version = try store.publish(
-            client: client, document: config.encoded(), note: note ?? "imported from ApplicationHierarchy.plist",
-            rollbackOf: nil)
+        let version = try FileStore.publish(
+            into: dataDirectory, client: client, document: config.encoded(),
+            note: note ?? "imported from ApplicationHierarchy.plist", keepVersions: keepVersions, logger: logger)
         return version.version
     }
 }

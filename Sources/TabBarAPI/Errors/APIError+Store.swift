@@ -7,7 +7,7 @@ extension APIError {
         case .revisionMismatch:
             self = .revisionMismatch
         case .invalidClientID:
-            self = .invalidParameter("client", "a client id matches ^[a-z0-9][a-z0-9-]{0,62}$")
+            self = .invalidClient
         case .invalidDocument:
             self = .invalidDocument("The document cannot be stored.", [])
         case .recordTooLarge:

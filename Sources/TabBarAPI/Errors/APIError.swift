@@ -35,6 +35,9 @@ extension APIError {
             status: 400, type: ProblemType.malformed, title: "Invalid parameter", detail: detail, parameter: name)
     }
 
+    /// A client id that does not match `Identifiers.clientPattern`.
+    static let invalidClient = invalidParameter("client", "a client id matches \(Identifiers.clientPattern)")
+
     static func unauthorized(_ detail: String) -> APIError {
         APIError(
             status: 401, type: ProblemType.unauthorized, title: "Unauthorized", detail: detail,

@@ -10,7 +10,7 @@ extension APIHandlers {
             throw APIError.invalidParameter("client", "the query parameter client is required")
         }
         guard Identifiers.isValidClient(client) else {
-            throw APIError.invalidParameter("client", "a client id matches ^[a-z0-9][a-z0-9-]{0,62}$")
+            throw APIError.invalidClient
         }
         let note = try request.noteQuery()
         if let contentType = request.headers["Content-Type"] {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import Synchronization
+import TabBarModel
 import TabBarStore
 
 /// The state the endpoint handlers share; the handlers themselves live in `APIHandlers+*.swift`.

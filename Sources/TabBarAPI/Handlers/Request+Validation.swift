@@ -7,8 +7,7 @@ extension Request {
     func clientID() throws -> String {
         let client = pathParameters["client"] ?? ""
         guard Identifiers.isValidClient(client) else {
-            throw APIError.invalidParameter(
-                "client", "a client id matches ^[a-z0-9][a-z0-9-]{0,62}$")
+            throw APIError.invalidClient
         }
         return client
     }
@@ -21,7 +20,7 @@ extension Request {
     /// `user`, checked against the user id pattern (400 when it does not match).
     static func userID(_ user: String) throws -> String {
         guard Identifiers.isValidUser(user) else {
-            throw APIError.invalidParameter("user", "a user id matches ^[A-Za-z0-9._~@+-]{1,128}$")
+            throw APIError.invalidParameter("user", "a user id matches \(Identifiers.userPattern)")
         }
         return user
     }
@@ -46,25 +45,6 @@ extension Request {
         }
         guard !body.isEmpty else { throw APIError.malformed("The request body is empty; a JSON document is expected.") }
         return body
-    }
-}
-
-/// The id patterns of docs/ARCHITECTURE.md, "Identifiers".
-enum Identifiers {
-    static func isValidClient(_ id: String) -> Bool {
-        let bytes = id.utf8
-        guard (1...63).contains(bytes.count), let first = bytes.first else { return false }
-        func lowerOrDigit(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
-        return lowerOrDigit(first) && bytes.dropFirst().allSatisfy { lowerOrDigit($0) || $0 == 0x2D }
-    }
-
-    static func isValidUser(_ id: String) -> Bool {
-        let bytes = id.utf8
-        guard (1...128).contains(bytes.count) else { return false }
-        return bytes.allSatisfy { b in
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
-                || b == 0x2E || b == 0x5F || b == 0x7E || b == 0x40 || b == 0x2B || b == 0x2D
-        }
     }
 }
 
