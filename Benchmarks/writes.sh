@@ -11,7 +11,9 @@
 #   Benchmarks/writes.sh        (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
 # Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION (seconds
-# per measured run, default 10). Workload: Benchmarks/put-tab-order.lua (wrk), Benchmarks/pgbench-schema.sql and
+# per measured run, default 10), BENCH_BASELINE_BINARY (another build, e.g. of the previous commit: then the
+# group-commit run is repeated BENCH_ROUNDS times, default 3, alternating with the same run of the baseline, and the
+# median run of each is reported with tabconfig ÷ baseline). Workload: Benchmarks/put-tab-order.lua (wrk), Benchmarks/pgbench-schema.sql and
 # Benchmarks/pgbench-upsert.sql (pgbench). PostgreSQL refuses to run as root: as root, its cluster and pgbench run
 # as the `postgres` user that the Debian package creates.
 set -euo pipefail
@@ -85,7 +87,7 @@ measure_tabconfig() {
   local name=$1 output non2xx non200 socket user body order status revisions=()
   shift
   mkdir "$work/$name"
-  start_server "$TABCONFIG_BINARY" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench "$@"
+  start_server "${binary:-$TABCONFIG_BINARY}" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench "$@"
   local base="http://127.0.0.1:$port"
   wrk -t1 -c"$connections" -d"${warmup}s" -s Benchmarks/put-tab-order.lua "$base" >/dev/null 2>&1
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency -s Benchmarks/put-tab-order.lua "$base" 2>&1)
@@ -174,8 +176,33 @@ if ! grep -q TABCONFIG_GROUP_COMMIT "$TABCONFIG_BINARY"; then
   exit 1
 fi
 
+# median_of NAME ROUNDS: the run NAME-1 … NAME-ROUNDS with the median req/s becomes NAME's row.
+median_of() {
+  local name=$1 count=$2 pick
+  pick=$(for ((round = 1; round <= count; round++)); do echo "${rps[$name-$round]} $round"; done | sort -n |
+    sed -n "$(((count + 1) / 2))p" | cut -d' ' -f2)
+  rps[$name]=${rps[$name-$pick]}
+  p50[$name]=${p50[$name-$pick]}
+  p99[$name]=${p99[$name-$pick]}
+  runs[$name]=$(for ((round = 1; round <= count; round++)); do printf '%s ' "${rps[$name-$round]}"; done)
+}
+
 source scripts/server.sh
-measure_tabconfig group-commit
+declare -A runs
+servers=(group-commit one-fsync postgresql)
+if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+  rounds=${BENCH_ROUNDS:-3}
+  echo "baseline: $BENCH_BASELINE_BINARY, $rounds rounds alternating with tabconfig (median run reported)"
+  for ((round = 1; round <= rounds; round++)); do
+    measure_tabconfig "group-commit-$round"
+    binary=$BENCH_BASELINE_BINARY measure_tabconfig "baseline-$round"
+  done
+  median_of group-commit "$rounds"
+  median_of baseline "$rounds"
+  servers=(group-commit baseline one-fsync postgresql)
+else
+  measure_tabconfig group-commit
+fi
 measure_tabconfig one-fsync TABCONFIG_GROUP_COMMIT=false
 measure_postgres
 
@@ -187,14 +214,15 @@ echo
 printf '%-12s %-36s %12s %9s %9s %20s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server"
 declare -A label=(
   [group-commit]="tabconfig (group commit)"
+  [baseline]="baseline tabconfig (group commit)"
   [one-fsync]="tabconfig (one fsync per write)"
   [postgresql]="PostgreSQL 15 upsert (pgbench)"
 )
-for server in group-commit one-fsync postgresql; do
+for server in "${servers[@]}"; do
   shown=-
   [ "$server" = group-commit ] || shown=$(ratio "$server")
-  printf '%-12s %-36s %12s %9s %9s %20s\n' put-order "${label[$server]}" "${rps[$server]}" "${p50[$server]}" \
-    "${p99[$server]}" "$shown"
+  printf '%-12s %-36s %12s %9s %9s %20s  %s\n' put-order "${label[$server]}" "${rps[$server]}" "${p50[$server]}" \
+    "${p99[$server]}" "$shown" "${runs[$server]:-}"
 done
 echo
 
