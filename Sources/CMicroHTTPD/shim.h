@@ -32,18 +32,11 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                           unsigned int connection_timeout,
                           size_t connection_memory_limit)
 {
-  if (thread_pool_size > 1)
-    return MHD_start_daemon (flags, 0, NULL, NULL, handler, handler_cls,
-                             MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
-                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
-                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
-                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
-                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
-                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
-                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
-                             MHD_OPTION_END);
+  /* A pool of one is a single internal thread: the pool option is then left out (an empty option array). */
+  struct MHD_OptionItem pool[] = {
+    { thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (intptr_t) thread_pool_size, NULL },
+    { MHD_OPTION_END, 0, NULL },
+  };
   return MHD_start_daemon (flags, 0, NULL, NULL, handler, handler_cls,
                            MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
@@ -53,6 +46,7 @@ CMicroHTTPD_start_daemon (unsigned int flags,
                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
                            MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+                           MHD_OPTION_ARRAY, pool,
                            MHD_OPTION_END);
 }
 
