@@ -16,28 +16,25 @@ enum ListeningSocket {
             throw ServerError("cannot listen on \(host):\(port): the port must be between 0 and 65535")
         }
         if let address = ipv4(host, port: port) {
-            var address = address
-            let descriptor = try bind(host: host, port: port, family: AF_INET) { fd in
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
-            }
-            return Bound(descriptor: descriptor, port: try boundPort(descriptor), isIPv6: false)
+            return try bound(host: host, port: port, family: AF_INET, address: address)
         }
         if let address = ipv6(host, port: port) {
-            var address = address
-            let descriptor = try bind(host: host, port: port, family: AF_INET6) { fd in
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                    }
-                }
-            }
-            return Bound(descriptor: descriptor, port: try boundPort(descriptor), isIPv6: true)
+            return try bound(host: host, port: port, family: AF_INET6, address: address)
         }
         throw ServerError("cannot listen on \(host):\(port): the host is not an IPv4 or IPv6 address literal")
+    }
+
+    /// A socket of `family` bound to `address` (a `sockaddr_in` or `sockaddr_in6`) and listening.
+    private static func bound<Address>(host: String, port: Int, family: Int32, address: Address) throws -> Bound {
+        var address = address
+        let descriptor = try bind(host: host, port: port, family: family) { fd in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<Address>.size))
+                }
+            }
+        }
+        return Bound(descriptor: descriptor, port: try boundPort(descriptor), isIPv6: family == AF_INET6)
     }
 
     private static func ipv4(_ host: String, port: Int) -> sockaddr_in? {
