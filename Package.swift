@@ -39,6 +39,15 @@ let package = Package(
             dependencies: ["MicroHTTP"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "TabBarModel", swiftSettings: swiftSettings),
         .target(
             name: "TabBarStore",
@@ -77,21 +86,25 @@ let package = Package(
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
-                "MicroHTTP", "MicroHTTPTesting",
+                "MicroHTTP", "MicroHTTPTesting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TabBarModelTests", dependencies: ["TabBarModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TabBarModelTests", dependencies: ["TabBarModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TabBarStoreTests",
-            dependencies: ["TabBarStore", "StoreCrashWriter"],
+            dependencies: [
+                "TabBarStore", "StoreCrashWriter", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TabBarAPITests",
             dependencies: [
-                "TabBarAPI", "MicroHTTPTesting", "TabBarModel", "TabBarStore", "tabconfig",
+                "TabBarAPI", "MicroHTTPTesting", "TabBarModel", "TabBarStore", "TestSupport", "tabconfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],

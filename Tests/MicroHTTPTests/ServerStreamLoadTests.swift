@@ -4,6 +4,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: many open streams")
 struct ServerStreamLoadTests {
@@ -127,10 +128,10 @@ struct ServerStreamLoadTests {
 
     @Test func shutdownFinishesOpenStreamsAndCompletes() throws {
         let responder = StreamingResponder()
-        let logs = LogRecorder()
+        let logs = LogCapture()
         var configuration = Server.Configuration()
         configuration.port = 0
-        let server = Server(configuration: configuration, responder: responder, logger: logs.logger())
+        let server = Server(configuration: configuration, responder: responder, logger: logs.logger)
         try server.start()
         let clients = try Self.openStreams(100, on: server, responder: responder)
         defer { clients.forEach { $0.close() } }
@@ -148,7 +149,7 @@ struct ServerStreamLoadTests {
         #expect(streams.allSatisfy { $0.isClosed })
         #expect(server.inFlightRequests == 0)
         #expect(server.openStreams == 0)
-        #expect(!logs.recorded.contains { $0.level >= .warning }, "shutdown waited for the grace period")
+        #expect(!logs.all.contains { $0.level >= .warning }, "shutdown waited for the grace period")
         for (index, client) in clients.enumerated() {
             var body = Data()
             while let chunk = try client.readBodyChunk() {
@@ -163,7 +164,7 @@ struct ServerStreamLoadTests {
         let responder = StreamingResponder()
         var configuration = Server.Configuration()
         configuration.port = 0
-        var server: Server? = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+        var server: Server? = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
         try server?.start()
         let port = try #require(server?.port)
         let client = try TestClient(port: port)
