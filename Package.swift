@@ -7,7 +7,6 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "tabconfig",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tabconfig", targets: ["tabconfig"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
@@ -16,9 +15,12 @@ let package = Package(
         .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
     ],
     dependencies: [
+        // Floors: the oldest release providing what the code uses. argument-parser 1.5.0: the first built for Swift 6
+        // language mode; swift-log 1.7.0: the InMemoryLogging product (tests); jwt-kit 5.0.0: JWTKeyCollection,
+        // JWK.rsa/ecdsa, ES256PublicKey(parameters:), Insecure.RSA.PublicKey(modulus:exponent:).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.7.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
     ],
     targets: [
         .systemLibrary(
