@@ -7,7 +7,6 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "tabconfig",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tabconfig", targets: ["tabconfig"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
@@ -16,9 +15,12 @@ let package = Package(
         .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
     ],
     dependencies: [
+        // Floors: the oldest release providing what the code uses. argument-parser 1.5.0: the first built for Swift 6
+        // language mode; swift-log 1.7.0: the InMemoryLogging product (tests); jwt-kit 5.0.0: JWTKeyCollection,
+        // JWK.rsa/ecdsa, ES256PublicKey(parameters:), Insecure.RSA.PublicKey(modulus:exponent:).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.7.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -37,6 +39,15 @@ let package = Package(
         .target(
             name: "MicroHTTPTesting",
             dependencies: ["MicroHTTP"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .target(name: "TabBarModel", swiftSettings: swiftSettings),
@@ -77,21 +88,25 @@ let package = Package(
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
-                "MicroHTTP", "MicroHTTPTesting",
+                "MicroHTTP", "MicroHTTPTesting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TabBarModelTests", dependencies: ["TabBarModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TabBarModelTests", dependencies: ["TabBarModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TabBarStoreTests",
-            dependencies: ["TabBarStore", "StoreCrashWriter"],
+            dependencies: [
+                "TabBarStore", "StoreCrashWriter", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TabBarAPITests",
             dependencies: [
-                "TabBarAPI", "MicroHTTPTesting", "TabBarModel", "TabBarStore", "tabconfig",
+                "TabBarAPI", "MicroHTTPTesting", "TabBarModel", "TabBarStore", "TestSupport", "tabconfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],

@@ -37,6 +37,28 @@ release_binary() {
   fi
 }
 
+# one_server_workdir NAME: sets work to a new directory .build-bench/NAME.XXXXXX (on disk, not tmpfs: the stores
+# fsync) and, at exit, stops the server that scripts/server.sh started ($server_pid), if any, and removes work.
+one_server_workdir() {
+  mkdir -p .build-bench
+  work=$(mktemp -d "$(pwd)/.build-bench/$1.XXXXXX")
+  server_pid=
+  trap one_server_cleanup EXIT
+}
+
+one_server_cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+
+# print_machine: one line with the core count, the CPU model and the load average.
+print_machine() {
+  echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 # free_port: a TCP port free on 127.0.0.1 right now.
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -16,7 +16,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
-repo=$(pwd)
 count=${BENCH_CUSTOMIZATIONS:-1000000}
 rss_limit_mb=400
 ready_limit_seconds=5
@@ -32,19 +31,9 @@ swift build -c release --scratch-path .build-bench --product BenchmarkSeeder >/d
 seeder="$(swift build -c release --scratch-path .build-bench --show-bin-path)/BenchmarkSeeder"
 
 # The data directory is on disk (not tmpfs), under the repository's .build-bench/, removed at exit.
-mkdir -p .build-bench
-work=$(mktemp -d "$repo/.build-bench/memory.XXXXXX")
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+one_server_workdir memory
 echo "memory: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
-echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+print_machine
 
 # A first start on the empty directory publishes the sample config (ios-phone), as in production before users come.
 source scripts/server.sh

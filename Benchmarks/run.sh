@@ -4,10 +4,11 @@
 #   Benchmarks/reads.sh    GET default tab bar, GET a user's tab bar: vs C libmicrohttpd, nginx static, Hummingbird 2
 #   Benchmarks/writes.sh   durable PUT tab-order at 64 connections: vs one fsync per write, PostgreSQL 15 upsert
 #   Benchmarks/memory.sh   RSS with 1,000,000 stored customizations, time from start to /readyz 200
+#   Benchmarks/streams.sh  a publish reaching 200 open event streams vs one; idle CPU with them open vs none
 # Each prints its table and TARGET lines; this prints the machine, then a summary of every TARGET line, and exits
 # 1 if any target failed, any run had non-2xx responses or socket errors, or a scenario script failed.
 #
-#   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory]
+#   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams]
 #
 # --duration: seconds of each measured wrk/pgbench run (default 10; BENCH_DURATION). --only: one scenario script.
 # Benchmarks/README.md explains the scenarios, their references and how to read the ratios.
@@ -16,12 +17,12 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 
 usage() {
-  echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory]" >&2
+  echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams]" >&2
   exit 2
 }
 
 duration=${BENCH_DURATION:-10}
-scenarios=(reads writes memory)
+scenarios=(reads writes memory streams)
 while [ $# -gt 0 ]; do
   case $1 in
     --duration)
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --only)
-      [ $# -ge 2 ] && [[ $2 =~ ^(reads|writes|memory)$ ]] || usage
+      [ $# -ge 2 ] && [[ $2 =~ ^(reads|writes|memory|streams)$ ]] || usage
       scenarios=("$2")
       shift 2
       ;;

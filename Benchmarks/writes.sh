@@ -165,7 +165,7 @@ print("%.2f %.2f" % (pick(0.50), pick(0.99)) if latencies else "0 0")')
   pg_running=0
 }
 
-echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+print_machine
 echo "each server alone, ${warmup}s warm-up then:"
 echo "  wrk -t1 -c$connections -d${duration}s --latency -s Benchmarks/put-tab-order.lua http://127.0.0.1:PORT"
 echo "  pgbench -n -c $connections -j 2 -T $duration -M prepared -f Benchmarks/pgbench-upsert.sql -l"

@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: deferred responses")
 struct ServerDeferredTests {
@@ -82,7 +83,7 @@ struct ServerDeferredTests {
         var configuration = Server.Configuration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        let server = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+        let server = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
         try server.start()
         let client = try TestClient(port: server.port)
         defer { client.close() }

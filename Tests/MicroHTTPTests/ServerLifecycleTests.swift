@@ -4,6 +4,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: lifecycle and load")
 struct ServerLifecycleTests {
@@ -18,7 +19,7 @@ struct ServerLifecycleTests {
         }
         var configuration = Server.Configuration()
         configuration.port = 0
-        let server = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+        let server = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
         try server.start()
         let port = server.port
         let slow = BackgroundWork { try httpRequest(port: port, "GET", "/slow") }
@@ -38,7 +39,7 @@ struct ServerLifecycleTests {
         let server = Server(
             configuration: configuration,
             responder: ClosureResponder { _ in Response(status: 200, body: Data("ok".utf8)) },
-            logger: LogRecorder().logger()
+            logger: LogCapture().logger
         )
         try server.start()
         let client = try TestClient(port: server.port)
@@ -65,7 +66,7 @@ struct ServerLifecycleTests {
         let server = Server(
             configuration: Server.Configuration(),
             responder: ClosureResponder { _ in Response(status: 200) },
-            logger: LogRecorder().logger()
+            logger: LogCapture().logger
         )
         server.shutdown()
         server.shutdown()
@@ -77,7 +78,7 @@ struct ServerLifecycleTests {
         try withServer(responder) { first in
             var configuration = Server.Configuration()
             configuration.port = first.port
-            let second = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+            let second = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
             do {
                 try second.start()
                 Issue.record("the second server started on a port in use")
@@ -97,13 +98,13 @@ struct ServerLifecycleTests {
         let responder = ClosureResponder { _ in Response(status: 200, body: Data("bound first".utf8)) }
         let listener = try Listener(host: "127.0.0.1", port: 0)
         #expect(throws: ServerError.self) { try Listener(host: "127.0.0.1", port: listener.port) }
-        let logs = LogRecorder()
-        let server = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger(), listener: listener)
+        let logs = LogCapture()
+        let server = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger, listener: listener)
         try server.start()
         defer { server.shutdown() }
         #expect(server.port == listener.port)
         #expect(try httpRequest(port: listener.port, "GET", "/").text == "bound first")
-        let second = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger(), listener: listener)
+        let second = Server(configuration: Server.Configuration(), responder: responder, logger: logs.logger, listener: listener)
         #expect(throws: ServerError.self) { try second.start() }
     }
 
@@ -115,7 +116,7 @@ struct ServerLifecycleTests {
         let server = Server(
             configuration: configuration,
             responder: ClosureResponder { _ in Response(status: 200) },
-            logger: LogRecorder().logger()
+            logger: LogCapture().logger
         )
         #expect(throws: ServerError.self) { try server.start() }
     }
@@ -127,7 +128,7 @@ struct ServerLifecycleTests {
         var configuration = Server.Configuration()
         configuration.host = "::1"
         configuration.port = 0
-        let server = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+        let server = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
         do {
             try server.start()
         } catch {
@@ -142,12 +143,12 @@ struct ServerLifecycleTests {
     }
 
     @Test func startLogsNothingAboveDebug() throws {
-        let logs = LogRecorder()
+        let logs = LogCapture()
         try withServer(ClosureResponder { _ in Response(status: 200) }, logs: logs) { server in
             let response = try httpRequest(port: server.port, "GET", "/")
             #expect(response.status == 200)
         }
-        #expect(logs.recorded.allSatisfy { $0.level <= .debug })
+        #expect(logs.all.allSatisfy { $0.level <= .debug })
     }
 
     @Test func manyConcurrentClientsAllSucceed() throws {

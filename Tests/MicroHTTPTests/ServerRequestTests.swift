@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: requests and responses")
 struct ServerRequestTests {
@@ -161,12 +162,12 @@ struct ServerRequestTests {
 
     @Test func invalidStatusBecomes500() throws {
         let responder = ClosureResponder { _ in Response(status: 42, body: Data("odd".utf8)) }
-        let logs = LogRecorder()
+        let logs = LogCapture()
         try withServer(responder, logs: logs) { server in
             let response = try httpRequest(port: server.port, "GET", "/")
             #expect(response.status == 500)
         }
-        #expect(logs.recorded.contains { $0.level == .error })
+        #expect(logs.all.contains { $0.level == .error })
     }
 
     @Test func survivesMalformedRequests() throws {

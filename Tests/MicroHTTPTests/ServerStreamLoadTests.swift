@@ -4,6 +4,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: many open streams")
 struct ServerStreamLoadTests {
@@ -22,25 +23,23 @@ struct ServerStreamLoadTests {
         return clients
     }
 
-    @Test func everyOneOf200SubscribersReceivesAPublishWithinOneSecond() throws {
+    @Test func everyOneOf200SubscribersReceivesEveryWriteInOrder() throws {
         let responder = StreamingResponder()
         try withServer(responder) { server in
             let clients = try Self.openStreams(200, on: server, responder: responder)
             defer { clients.forEach { $0.close() } }
-            let streams = responder.streams
-            let event = Data("id: 7\ndata: {\"version\":7}\n\n".utf8)
-            let clock = ContinuousClock()
-            let start = clock.now
-            for stream in streams {
-                #expect(stream.write(event))
+            let events = [7, 8].map { Data("id: \($0)\ndata: {\"version\":\($0)}\n\n".utf8) }
+            for event in events {
+                for stream in responder.streams {
+                    #expect(stream.write(event))
+                }
             }
             var received = 0
-            for client in clients where try client.readBody(until: Self.eventEnd) == event {
+            for client in clients
+            where try events.allSatisfy({ try client.readBody(until: Self.eventEnd) == $0 }) {
                 received += 1
             }
-            let elapsed = start.duration(to: clock.now)
             #expect(received == 200)
-            #expect(elapsed < .seconds(1), "200 subscribers took \(elapsed)")
         }
     }
 
@@ -127,10 +126,10 @@ struct ServerStreamLoadTests {
 
     @Test func shutdownFinishesOpenStreamsAndCompletes() throws {
         let responder = StreamingResponder()
-        let logs = LogRecorder()
+        let logs = LogCapture()
         var configuration = Server.Configuration()
         configuration.port = 0
-        let server = Server(configuration: configuration, responder: responder, logger: logs.logger())
+        let server = Server(configuration: configuration, responder: responder, logger: logs.logger)
         try server.start()
         let clients = try Self.openStreams(100, on: server, responder: responder)
         defer { clients.forEach { $0.close() } }
@@ -148,7 +147,7 @@ struct ServerStreamLoadTests {
         #expect(streams.allSatisfy { $0.isClosed })
         #expect(server.inFlightRequests == 0)
         #expect(server.openStreams == 0)
-        #expect(!logs.recorded.contains { $0.level >= .warning }, "shutdown waited for the grace period")
+        #expect(!logs.all.contains { $0.level >= .warning }, "shutdown waited for the grace period")
         for (index, client) in clients.enumerated() {
             var body = Data()
             while let chunk = try client.readBodyChunk() {
@@ -163,7 +162,7 @@ struct ServerStreamLoadTests {
         let responder = StreamingResponder()
         var configuration = Server.Configuration()
         configuration.port = 0
-        var server: Server? = Server(configuration: configuration, responder: responder, logger: LogRecorder().logger())
+        var server: Server? = Server(configuration: configuration, responder: responder, logger: LogCapture().logger)
         try server?.start()
         let port = try #require(server?.port)
         let client = try TestClient(port: port)
@@ -176,23 +175,27 @@ struct ServerStreamLoadTests {
         #expect(eventually { client.isClosedByPeer })
     }
 
-    /// Suspended streams hold no thread and cost no CPU: the worker threads that serve them stay idle.
-    @Test func idleStreamsDoNotBusyLoop() throws {
+    /// Suspended streams hold no thread: with one worker thread and 50 idle streams, ordinary requests are served and
+    /// every stream still delivers afterwards. (The CPU idle streams cost is measured by `Benchmarks/streams.sh`.)
+    @Test func idleStreamsHoldNoWorkerThread() throws {
         let responder = StreamingResponder()
-        try withServer(responder) { server in
+        try withServer(responder, configure: { $0.threadPoolSize = 1 }) { server in
             let clients = try Self.openStreams(50, on: server, responder: responder)
             defer { clients.forEach { $0.close() } }
+            let client = try TestClient(port: server.port)
+            defer { client.close() }
+            var served = 0
+            for _ in 0..<10 where try client.send("GET", "/plain").text == "ok" {
+                served += 1
+            }
+            #expect(served == 10)
             let event = Data("data: once\n\n".utf8)
             for stream in responder.streams {
-                stream.write(event)
+                #expect(stream.write(event))
             }
             for client in clients {
                 #expect(try client.readBody(until: Self.eventEnd) == event)
             }
-            let before = responder.workerCPUSeconds
-            Thread.sleep(forTimeInterval: 1)
-            let used = responder.workerCPUSeconds - before
-            #expect(used < 0.2, "worker threads used \(used) s of CPU in 1 s while the streams were idle")
             #expect(server.openStreams == 50)
         }
     }

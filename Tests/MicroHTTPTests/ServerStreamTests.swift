@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Server: streamed responses")
 struct ServerStreamTests {
@@ -223,7 +224,7 @@ struct ServerStreamTests {
     @Test func aStreamSentTwiceIsAServerError() throws {
         let shared = ResponseStream()
         let responder = ClosureResponder { _ in Response(status: 200, stream: shared) }
-        let logs = LogRecorder()
+        let logs = LogCapture()
         try withServer(responder, logs: logs) { server in
             let first = try TestClient(port: server.port)
             defer { first.close() }
@@ -235,7 +236,7 @@ struct ServerStreamTests {
             #expect(try first.readBodyChunk() == Data("still first".utf8))
             #expect(try first.readBodyChunk() == nil)
         }
-        #expect(logs.recorded.contains { $0.level == .error })
+        #expect(logs.all.contains { $0.level == .error })
     }
 
     /// The stream closes at once; the connection, stuck on a full socket, goes at the connection timeout.

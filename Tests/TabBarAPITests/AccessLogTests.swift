@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTPTesting
+import TestSupport
 import Testing
 
 /// The access log of the real executable: one line per request, on by default, off with `--no-access-log`.
@@ -28,7 +29,7 @@ struct AccessLogTests {
 
     @Test("each request is one line with method, route, status, duration and request id, 4xx and writes included")
     func linePerRequest() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(dataDirectory: directory)
         defer { _ = server.stop() }
@@ -63,7 +64,7 @@ struct AccessLogTests {
     @Test("--no-access-log and TABCONFIG_ACCESS_LOG=false turn it off")
     func off() throws {
         for (arguments, environment) in [(["--no-access-log"], [:]), ([], ["TABCONFIG_ACCESS_LOG": "false"])] {
-            let directory = TemporaryDirectory.make()
+            let directory = try TemporaryDirectory().url
             defer { try? FileManager.default.removeItem(at: directory) }
             let server = try ServerProcess(dataDirectory: directory, arguments: arguments, environment: environment)
             #expect(try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs").status == 200)

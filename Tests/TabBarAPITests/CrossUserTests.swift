@@ -3,6 +3,7 @@ import JWTKit
 import MicroHTTPTesting
 import TabBarAPI
 import Testing
+import TestSupport
 
 /// User A's token against user B on every user endpoint: zero successes, and B's data byte-identical afterwards.
 @Suite("user authentication over HTTP")
@@ -151,7 +152,7 @@ struct CrossUserTests {
 
     @Test("without user auth the server refuses a non-loopback address unless anonymous users are allowed")
     func anonymousPolicy() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(throws: ConfigurationError.self) {
             _ = try TestApp.start(dataDirectory: directory) { $0.host = "0.0.0.0" }

@@ -2,22 +2,11 @@ import Foundation
 import TabBarModel
 import TabBarStore
 import Testing
+import TestSupport
 @testable import TabBarAPI
 
 @Suite("Pre-encoded tab bars")
 struct EncodedTabBarTests {
-    /// A small deterministic generator, so a failure names a reproducible case.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static func live(_ config: TabBarConfig, version: Int = 3) -> LiveConfig {
         LiveConfig(
             stored: ConfigVersion(
@@ -35,7 +24,7 @@ struct EncodedTabBarTests {
         return config
     }
 
-    private static func randomSaved(ids: [String], using generator: inout SplitMix) -> SavedCustomization {
+    private static func randomSaved(ids: [String], using generator: inout SplitMix64) -> SavedCustomization {
         switch generator.next() % 8 {
         case 0: return .none
         case 1: return .undecodable(revision: generator.next() % 100)
@@ -52,7 +41,7 @@ struct EncodedTabBarTests {
         let config = varied ? Self.variedConfig : TabBarConfig.sample
         let live = Self.live(config)
         let ids = config.tabs.map(\.id)
-        var generator = SplitMix(state: varied ? 7 : 11)
+        var generator = SplitMix64(seed: varied ? 7 : 11)
         for locale in config.availableLocales.sorted() {
             let encoded = EncodedTabBar(live: live, locale: locale)
             let expectedDefault = CanonicalJSON.encode(

@@ -2,12 +2,13 @@ import Foundation
 import MicroHTTPTesting
 import TabBarAPI
 import Testing
+import TestSupport
 
 @Suite("the tabconfig executable")
 struct ExecutableTests {
     @Test("serves the sample, generates a private admin token, and exits 0 on SIGTERM and SIGINT", arguments: [SIGTERM, SIGINT])
     func serveAndStop(signal: Int32) throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(dataDirectory: directory)
         let response = try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs")
@@ -27,7 +28,7 @@ struct ExecutableTests {
 
     @Test("TABCONFIG_ADMIN_TOKEN sets the admin token and flags win over the environment")
     func environment() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(
             dataDirectory: directory, environment: ["TABCONFIG_ADMIN_TOKEN": "from-env", "TABCONFIG_PORT": "1"])
@@ -39,7 +40,7 @@ struct ExecutableTests {
 
     @Test("a data directory that cannot be created stops startup with a clear message")
     func unwritableDataDirectory() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("not-a-directory")
         try Data("x".utf8).write(to: file)
@@ -58,7 +59,7 @@ struct ExecutableTests {
 
     @Test("a start whose port is in use fails before it creates the data directory, seeds it or writes a token")
     func portInUseChangesNothing() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let running = try ServerProcess(dataDirectory: directory.appendingPathComponent("running"))
         defer { _ = running.stop() }
@@ -99,7 +100,7 @@ struct ExecutableTests {
 
     @Test("validate prints every problem and exits 1, or exits 0 for a valid document")
     func validate() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("bad.json")
         try JSONSerialization.data(withJSONObject: ["tabs": [Fixtures.tab("a")], "maxVisibleTabs": 1]).write(to: bad)

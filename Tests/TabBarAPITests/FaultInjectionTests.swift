@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import Synchronization
 import Testing
+import TestSupport
 
 /// The real `tabconfig` process with file-system calls failing through the LD_PRELOAD shim of
 /// `Tests/Support/faultinject.c`: the store fails closed, keeps every acknowledged write and nothing it refused,
@@ -67,7 +68,7 @@ struct FaultInjectionTests {
         let injector: FaultInjector
 
         init() throws {
-            let root = TemporaryDirectory.make().resolvingSymlinksInPath()
+            let root = try TemporaryDirectory().url.resolvingSymlinksInPath()
             do {
                 injector = try FaultInjector.compile(into: root)
             } catch {

@@ -2,12 +2,13 @@ import Foundation
 import MicroHTTPTesting
 import TabBarModel
 import Testing
+import TestSupport
 
 @Suite("durability across restarts")
 struct PersistenceTests {
     @Test("configs and customizations survive a restart of the server")
     func restart() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestApp.with(dataDirectory: directory) { app in
             try app.publish("app", Fixtures.designExample)
@@ -30,7 +31,7 @@ struct PersistenceTests {
 
     @Test("a saved record that cannot be decoded is served as the default order")
     func corruptSavedRecord() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestApp.with(dataDirectory: directory) { app in
             _ = try app.saveOrder("ios-phone", "eve", order: ["search"])

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import TabBarModel
 import Testing
+import TestSupport
 
 @Suite("ApplicationHierarchy.plist import")
 struct PlistImportTests {
@@ -46,7 +47,7 @@ struct PlistImportTests {
 
     @Test("tabconfig import-plist publishes into a data directory")
     func command() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, output) = try ServerProcess.run([
             "import-plist", Self.fixtures.appendingPathComponent("ApplicationHierarchy.binary.plist").path,
@@ -62,7 +63,7 @@ struct PlistImportTests {
 
     @Test("tabconfig import-plist prints every problem, then how many, and publishes nothing")
     func commandProblems() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let plist = directory.appendingPathComponent("bad.plist")
         try Data(

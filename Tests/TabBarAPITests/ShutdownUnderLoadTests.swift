@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// SIGTERM while the real executable is under load.
@@ -26,7 +27,7 @@ struct ShutdownUnderLoadTests {
 
     @Test("SIGTERM under load: /readyz 503 at once, every accepted request answered whole, exit 0 within 8 s")
     func sigtermUnderLoad() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(dataDirectory: directory, environment: Self.environment)
         defer {

@@ -1,8 +1,8 @@
 import Foundation
-import Logging
 import MicroHTTPTesting
 import Testing
 import TabBarStore
+import TestSupport
 
 /// `tabconfig store verify` and `tabconfig store repair`, run as the real executable on real data directories.
 @Suite("tabconfig store verify and repair")
@@ -14,8 +14,8 @@ struct StoreCommandTests {
     /// A data directory with `users` saved customizations (journal only) and `versions` published versions of
     /// `ios-phone`.
     private static func dataDirectory(users: Int = 6, versions: Int = 3) throws -> URL {
-        let data = TemporaryDirectory.make().appendingPathComponent("data")
-        let store = try FileStore(directory: data, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let data = try TemporaryDirectory().url.appendingPathComponent("data")
+        let store = try FileStore(directory: data, logger: .silent)
         for index in 0..<users {
             let value = StoredCustomization(order: ["home", "tab-\(index)"], hidden: [])
             _ = try store.saveCustomization(client: "ios-phone", user: "u\(index)", value, expectedRevision: 0)
@@ -116,7 +116,7 @@ struct StoreCommandTests {
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout.contains("side file of an earlier recovery"))
 
-        let store = try FileStore(directory: data, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let store = try FileStore(directory: data, logger: .silent)
         #expect(store.customizationCount == 5)
         #expect(store.customization(client: "ios-phone", user: "u2") == nil)
         #expect(store.customization(client: "ios-phone", user: "u5") != nil)
@@ -171,7 +171,7 @@ struct StoreCommandTests {
 
     @Test("verify exits 2 when the directory does not exist")
     func missingDirectory() throws {
-        let missing = TemporaryDirectory.make().appendingPathComponent("nope")
+        let missing = try TemporaryDirectory().url.appendingPathComponent("nope")
         defer { try? FileManager.default.removeItem(at: missing.deletingLastPathComponent()) }
         let verify = try Self.run(["store", "verify", "--data-dir", missing.path])
         #expect(verify.status == 2, "\(verify)")

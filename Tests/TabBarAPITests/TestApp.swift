@@ -1,8 +1,8 @@
 import Foundation
-import Logging
 import MicroHTTPTesting
 import TabBarAPI
 import TabBarModel
+import TestSupport
 
 /// Starts the real application on 127.0.0.1 port 0 over a temporary data directory.
 struct TestApp: Sendable {
@@ -21,7 +21,7 @@ struct TestApp: Sendable {
         dataDirectory: URL? = nil, configure: (inout ApplicationConfiguration) -> Void = { _ in },
         _ body: (TestApp) throws -> T
     ) throws -> T {
-        let directory = dataDirectory ?? TemporaryDirectory.make()
+        let directory = try dataDirectory ?? TemporaryDirectory().url
         defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         let app = try start(dataDirectory: directory, configure: configure)
         defer { app.application.shutdown() }
@@ -38,8 +38,7 @@ struct TestApp: Sendable {
         configuration.adminToken = adminToken
         configuration.shutdownGracePeriod = 2
         configure(&configuration)
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let application = try Application(configuration: configuration, logger: logger)
+        let application = try Application(configuration: configuration, logger: .silent)
         try application.start()
         return TestApp(application: application, dataDirectory: dataDirectory)
     }
@@ -85,16 +84,6 @@ struct TestApp: Sendable {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Unique temporary directories for tests running in parallel.
-enum TemporaryDirectory {
-    static func make() -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tabconfig-tests-\(UUID().uuidString)", isDirectory: true)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
 
 /// Config documents for tests.

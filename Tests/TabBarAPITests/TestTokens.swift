@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import TabBarAPI
 
@@ -94,7 +95,7 @@ struct TestKeys: Sendable {
 
     /// Writes `{"keys": keys}` into a new temporary directory and returns the file.
     static func writeJWKS(_ keys: [[String: String]]) throws -> URL {
-        let file = TemporaryDirectory.make().appendingPathComponent("jwks.json")
+        let file = try TemporaryDirectory().url.appendingPathComponent("jwks.json")
         let data = try JSONSerialization.data(withJSONObject: ["keys": keys], options: [.sortedKeys])
         try data.write(to: file)
         return file

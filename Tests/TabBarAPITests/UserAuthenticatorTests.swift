@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import TabBarAPI
 
@@ -410,7 +411,7 @@ struct UserAuthenticatorTests {
     }
 
     @Test func jwksFileThatIsNotJSONNamesTheFile() throws {
-        let file = TemporaryDirectory.make().appendingPathComponent("jwks.json")
+        let file = try TemporaryDirectory().url.appendingPathComponent("jwks.json")
         defer { Self.removeDirectory(of: file) }
         try Data("this is not json".utf8).write(to: file)
         let message = try configurationError { _ = try authenticator { $0.jwksFile = file } }
@@ -439,7 +440,7 @@ struct UserAuthenticatorTests {
             (["keys": [["kty": "oct", "k": "c2VjcmV0", "kid": "h"]]], "holds no RS256 or ES256 signing key"),
         ]
         for (json, expected) in cases {
-            let file = TemporaryDirectory.make().appendingPathComponent("jwks.json")
+            let file = try TemporaryDirectory().url.appendingPathComponent("jwks.json")
             defer { Self.removeDirectory(of: file) }
             try JSONSerialization.data(withJSONObject: json).write(to: file)
             let message = try configurationError { _ = try authenticator { $0.jwksFile = file } }

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import TabBarModel
 import Testing
+import TestSupport
 
 @Suite("version history and rollback")
 struct VersionHistoryTests {
@@ -107,7 +108,7 @@ struct VersionHistoryTests {
 
     @Test("only the newest N versions are kept; pruning survives a restart")
     func pruning() throws {
-        let directory = TemporaryDirectory.make()
+        let directory = try TemporaryDirectory().url
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestApp.with(dataDirectory: directory, configure: { $0.keepVersions = 3 }) { app in
             for _ in 0..<5 { try app.publish("ios-phone", Fixtures.designExample) }

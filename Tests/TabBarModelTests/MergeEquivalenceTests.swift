@@ -1,23 +1,12 @@
 import Testing
+import TestSupport
 @testable import TabBarModel
 
 @Suite("Merge against the reference merge")
 struct MergeEquivalenceTests {
-    /// A small deterministic generator, so a failure names a reproducible case.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let pool = (0..<14).map { "t\($0)" }
 
-    private static func randomTabs(_ generator: inout SplitMix) -> [Tab] {
+    private static func randomTabs(_ generator: inout SplitMix64) -> [Tab] {
         let ids = pool.shuffled(using: &generator).prefix(Int.random(in: 1...10, using: &generator))
         return ids.map { id in
             let deprecated: Deprecation? = [nil, nil, nil, .soft, .hard].randomElement(using: &generator)!
@@ -28,7 +17,7 @@ struct MergeEquivalenceTests {
         }
     }
 
-    private static func randomCustomization(_ generator: inout SplitMix) -> Customization {
+    private static func randomCustomization(_ generator: inout SplitMix64) -> Customization {
         let candidates = pool + ["gone", "t3", "t3"]
         let order = (0..<Int.random(in: 0...12, using: &generator)).map { _ in candidates.randomElement(using: &generator)! }
         let hidden = (0..<Int.random(in: 0...3, using: &generator)).map { _ in candidates.randomElement(using: &generator)! }
@@ -37,7 +26,7 @@ struct MergeEquivalenceTests {
 
     @Test("20,000 random configs and customizations give the reference's order, hidden, added, dropped, replaced")
     func matchesReference() {
-        var generator = SplitMix(state: 20261122)
+        var generator = SplitMix64(seed: 20261122)
         for round in 0..<20_000 {
             let tabs = Self.randomTabs(&generator)
             let customization = Self.randomCustomization(&generator)

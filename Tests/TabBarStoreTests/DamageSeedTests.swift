@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 /// Seeded damage over thousands of cases: garbage appended, overwritten or zero-filled at every offset of the last

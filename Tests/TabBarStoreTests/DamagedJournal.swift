@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import TabBarStore
 
 /// A framed file of known records with damage applied, and what recovery must make of it: which original records

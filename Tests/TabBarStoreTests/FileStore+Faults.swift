@@ -1,4 +1,5 @@
 import Logging
+import TestSupport
 @testable import TabBarStore
 
 extension FileStore {

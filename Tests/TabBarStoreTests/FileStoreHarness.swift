@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TabBarStore
+import TestSupport
 
 /// A `FileStore` in a unique temp directory.
 struct FileStoreHarness: StoreHarness {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 @Suite("group commit")
@@ -16,22 +17,6 @@ struct GroupCommitTests {
         StoredCustomization(order: ["t\(thread)", "s\(save)"], hidden: [])
     }
 
-    /// Runs `body(thread)` on `count` threads released together; returns once all are done.
-    private static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for thread in 0..<count {
-            done.enter()
-            Thread.detachNewThread {
-                start.wait()
-                body(thread)
-                done.leave()
-            }
-        }
-        for _ in 0..<count { start.signal() }
-        done.wait()
-    }
-
     @Test("16 threads × 50 saves are all durable, with fewer fsyncs than writes")
     func concurrentSaves() throws {
         let directory = try TemporaryDirectory("group-commit")
@@ -40,7 +25,7 @@ struct GroupCommitTests {
         let store = try FileStore(directory: data, logger: .silent)
         let failures = Mutex<[String]>([])
         let lastRevisions = Mutex<[String: [UInt64]]>([:])
-        Self.concurrently(Self.threads) { thread in
+        _ = Concurrently.run(Self.threads) { thread in
             var previous: [String: UInt64] = [:]
             for save in 0..<Self.savesPerThread {
                 let user = Self.user(thread: thread, save: save)
@@ -96,7 +81,7 @@ struct GroupCommitTests {
         options.groupCommit = false
         let store = try FileStore(directory: data, options: options, logger: .silent)
         let failures = Mutex<[String]>([])
-        Self.concurrently(8) { thread in
+        _ = Concurrently.run(8) { thread in
             for save in 0..<10 {
                 do {
                     _ = try store.saveCustomization(
@@ -128,7 +113,7 @@ struct GroupCommitTests {
         defer { store.close() }
         let wins = Mutex<[UInt64]>([])
         let unexpected = Mutex<[String]>([])
-        Self.concurrently(8) { thread in
+        _ = Concurrently.run(8) { thread in
             for _ in 0..<20 {
                 let current = store.customization(client: "c1", user: "race")?.revision ?? 0
                 do {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestSupport
 @testable import TabBarStore
 
 /// A data directory with a journal of known records: one save per user, in order.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 /// Version numbers and revisions are never handed out twice in one data directory, whatever a crash interrupts.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 @Suite("Record JSON: the direct writer and the fast reader agree with Codable")

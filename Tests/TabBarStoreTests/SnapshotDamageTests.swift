@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 /// The snapshot declares its entry count, so damage is judged by what it costs: junk after every declared entry (and

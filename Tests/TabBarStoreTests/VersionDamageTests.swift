@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TabBarStore
 
 /// Version files judged per client's history: damage with no valid later version is moved aside at open (its number
