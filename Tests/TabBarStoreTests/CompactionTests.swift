@@ -152,6 +152,16 @@ struct CompactionTests {
 
     @Test("the journal is compacted automatically past the threshold")
     func automaticCompaction() throws {
+        // The same 300 writes without compaction, for the journal's size had none run.
+        let uncompacted = try TemporaryDirectory("compact-none")
+        defer { uncompacted.remove() }
+        let plain = try FileStore(directory: uncompacted.child("data"), logger: .silent)
+        for n in 0..<300 {
+            _ = try plain.saveCustomization(client: "c1", user: "u\(n % 25)", Self.value(n), expectedRevision: nil)
+        }
+        plain.close()
+        let fullSize = try #require(try Self.journalSize(uncompacted))
+
         let directory = try TemporaryDirectory("compact-auto")
         defer { directory.remove() }
         let data = directory.child("data")
@@ -164,7 +174,11 @@ struct CompactionTests {
         let users = (0..<25).map { "u\($0)" }
         let before = Self.state(store, users: users, clients: ["c1"])
         store.close()
-        #expect(try #require(try Self.journalSize(directory)) <= 2048 + RecordFraming.headerSize + 200)
+        // A compaction starts once the journal passes 2048 bytes and close lets it end, so at least the records
+        // before that first cut left the journal. How many more did depends on how fast the snapshot was written
+        // meanwhile, so no tighter bound holds on a busy machine.
+        #expect(try #require(try Self.journalSize(directory)) <= fullSize - 2048)
+        #expect(FileManager.default.fileExists(atPath: directory.path("data", "customizations.snapshot")))
 
         let reopened = try FileStore(directory: data, options: options, logger: .silent)
         defer { reopened.close() }
