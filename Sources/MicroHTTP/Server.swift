@@ -43,6 +43,7 @@ public final class Server: @unchecked Sendable {
             }
             state = .stopped
         }
+        context.accessLog?.stop()
     }
 
     /// Binds and starts serving; throws ServerError with a clear message (e.g. address in use, bad host).
@@ -127,6 +128,7 @@ public final class Server: @unchecked Sendable {
                 )
             }
             daemon.stop()
+            context.accessLog?.stop()
             state = .stopped
         }
     }

@@ -148,7 +148,12 @@ public final class FileStore: TabBarStore {
         if !parent.isEmpty, parent != path {
             try makeDirectories(parent, io: io)
         }
-        try io.makeDirectory(path)
+        do {
+            try io.makeDirectory(path)
+        } catch let error as SystemError where error.code == ENOENT && io.isDirectory(parent) {
+            // The parent exists, yet the kernel says it does not: a file system that takes no new entries (/proc).
+            throw StoreOpenError("\(parent) does not accept new directories (\(error))")
+        }
     }
 
     /// Creates the data directory, checks that it can be written, and takes the lock that keeps a second process

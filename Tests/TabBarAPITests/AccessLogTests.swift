@@ -57,8 +57,25 @@ struct AccessLogTests {
         #expect(lines[0]["request_id"] == "app-42")
         let generated = lines.dropFirst().compactMap { $0["request_id"] }
         #expect(Set(generated).count == 4, "generated ids are distinct: \(generated)")
-        #expect(lines.allSatisfy { Double($0["duration_ms"] ?? "") != nil })
+        #expect(lines.allSatisfy { ($0["duration_ms"] ?? "").wholeMatch(of: /[0-9]+\.[0-9]{3}/) != nil }, "\(lines)")
+        let raw = server.log.split(separator: "\n").filter { $0.hasSuffix("[MicroHTTP] request") }
+        let format = /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4} info tabconfig: duration_ms=.*/
+        #expect(raw.allSatisfy { $0.wholeMatch(of: format) != nil }, "the other log lines' format: \(raw)")
         #expect(!server.log.contains("alice"), "the route, not the path, is logged")
+    }
+
+    @Test("lines still waiting to be written when SIGTERM comes are written before the process exits")
+    func flushedOnExit() throws {
+        let directory = try TemporaryDirectory().url
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(dataDirectory: directory)
+        let client = try TestClient(port: server.port)
+        for _ in 0..<20 {
+            #expect(try client.send("GET", "/v1/clients/ios-phone/tabs").status == 200)
+        }
+        client.close()
+        #expect(server.stop() == 0)
+        #expect(Self.lines(server.log).count == 20)
     }
 
     @Test("--no-access-log and TABCONFIG_ACCESS_LOG=false turn it off")

@@ -55,6 +55,10 @@ struct ExecutableTests {
         #expect(process.terminationStatus != 0)
         #expect(log.contains("cannot start"))
         #expect(log.contains("Not a directory"), "the system's reason: \(log)")
+
+        let (procStatus, procLog) = try run(["serve", "--port", "0", "--data-dir", "/proc/tabconfig-data"])
+        #expect(procStatus != 0)
+        #expect(procLog.contains("/proc does not accept new directories"), "\(procLog)")
     }
 
     @Test("a start whose port is in use fails before it creates the data directory, seeds it or writes a token")
