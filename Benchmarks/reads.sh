@@ -20,7 +20,9 @@
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
 # service (by default it uses the mode and MHD_USE_TURBO read from the service's sources), BENCH_BASELINE_BINARY (a
 # release tabconfig of another commit, measured in every round beside the others as "baseline": a before/after
-# comparison under the same interleaving).
+# comparison under the same interleaving), BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
+# TABCONFIG_ACCESS_LOG=true with the same binary as baseline to measure what the access log costs: tabconfig runs
+# without one, as nginx does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -126,7 +128,9 @@ etag_of() {
 # tabconfig first: it answers the bodies every reference then serves.
 source scripts/server.sh
 mkdir -p "$work/tabconfig"
-start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads"
+# No access log, as nginx runs without one: BENCH_BASELINE_ENV=TABCONFIG_ACCESS_LOG=true measures what it costs.
+start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
+  TABCONFIG_ACCESS_LOG=false
 server_pids+=("$server_pid")
 base="http://127.0.0.1:$port"
 curl -sf -o "$www$default_path" "$base$default_path$query"
@@ -208,7 +212,9 @@ services=(tabconfig)
 
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   mkdir -p "$work/baseline"
-  start_server "$BENCH_BASELINE_BINARY" "$work/baseline" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads"
+  # shellcheck disable=SC2086 # BENCH_BASELINE_ENV is a list of NAME=VALUE words.
+  start_server "$BENCH_BASELINE_BINARY" "$work/baseline" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
+    TABCONFIG_ACCESS_LOG=false ${BENCH_BASELINE_ENV:-}
   server_pids+=("$server_pid")
   bases[baseline]="http://127.0.0.1:$port"
   prepare_user "${bases[baseline]}"

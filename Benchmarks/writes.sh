@@ -87,7 +87,7 @@ measure_tabconfig() {
   local name=$1 output non2xx non200 socket user body order status revisions=()
   shift
   mkdir "$work/$name"
-  start_server "${binary:-$TABCONFIG_BINARY}" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench "$@"
+  start_server "${binary:-$TABCONFIG_BINARY}" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_ACCESS_LOG=false "$@"
   local base="http://127.0.0.1:$port"
   wrk -t1 -c"$connections" -d"${warmup}s" -s Benchmarks/put-tab-order.lua "$base" >/dev/null 2>&1
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency -s Benchmarks/put-tab-order.lua "$base" 2>&1)
