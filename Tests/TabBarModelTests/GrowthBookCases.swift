@@ -15,7 +15,7 @@ enum GrowthBookCases {
         return object.compactMapValues { try? value($0) }
     }()
 
-    /// The cases of one section, each an array; none when the fixture cannot be read (`growthBookFixtureIsRead`
+    /// The cases of one section, each an array; none when the fixture cannot be read (`fixtureIsRead`
     /// then fails).
     static func section(_ name: String) -> [[JSONValue]] {
         guard case .array(let cases) = document[name] else { return [] }

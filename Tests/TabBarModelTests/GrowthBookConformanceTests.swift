@@ -38,8 +38,9 @@ struct GrowthBookConformanceTests {
             return
         }
         let count = try #require(arguments[0].integerValue)
+        let weights = try GrowthBookCases.numbers(arguments[2])
         let ranges = Bucketing.getBucketRanges(
-            numVariations: count, coverage: arguments[1].numberValue, weights: try GrowthBookCases.numbers(arguments[2]))
+            numVariations: count, coverage: arguments[1].numberValue, weights: weights)
         let expected = try GrowthBookCases.ranges(testCase[2])
         #expect(ranges.count == expected.count, "\(name)")
         for (range, wanted) in zip(ranges, expected) {

@@ -29,7 +29,8 @@ extension ConditionEvaluator {
             return isInAll(actual, list, caseInsensitive: name == "$alli")
         case "$regex", "$regexi":
             guard case .string(let pattern) = expected else { return false }
-            return BoundedRegex.test(pattern: pattern, caseInsensitive: name == "$regexi", text: actual.javaScriptString)
+            let text = actual.javaScriptString
+            return BoundedRegex.test(pattern: pattern, caseInsensitive: name == "$regexi", text: text)
         case "$type":
             guard case .string(let type) = expected else { return false }
             return actual.growthBookType == type

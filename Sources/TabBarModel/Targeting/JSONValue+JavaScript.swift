@@ -65,8 +65,8 @@ extension JSONValue {
     func javaScriptLess(than other: JSONValue, orEqual: Bool) -> Bool {
         let left = primitive, right = other.primitive
         if case .string(let leftString) = left, case .string(let rightString) = right {
-            let ordered = JSONValue.codeUnitsLess(orEqual ? rightString : leftString, orEqual ? leftString : rightString)
-            return orEqual ? !ordered : ordered
+            return orEqual
+                ? !JSONValue.codeUnitsLess(rightString, leftString) : JSONValue.codeUnitsLess(leftString, rightString)
         }
         let leftNumber = left.javaScriptNumber, rightNumber = right.javaScriptNumber
         return orEqual ? leftNumber <= rightNumber : leftNumber < rightNumber

@@ -1,9 +1,10 @@
 /// GrowthBook's version padding for the `$v…` operators (`paddedVersionString`): a version becomes a string whose
 /// code-unit order is the version order.
 enum PaddedVersion {
-    /// The padded form: numbers taken as their string, anything else but a non-empty string as "0"; a leading `v` and
-    /// build metadata (`+…`) dropped; parts split at `.` and `-`; a release (exactly three parts) gets a `~` part so it
-    /// sorts after its pre-releases; numeric parts left-padded with spaces to five characters; joined by `-`.
+    /// The padded form: numbers taken as their string, anything else but a non-empty string as "0"; a leading
+    /// `v` and build metadata (`+…`) dropped; parts split at `.` and `-`; a release (exactly three parts) gets a
+    /// `~` part so it sorts after its pre-releases; numeric parts left-padded with spaces to five characters; joined
+    /// by `-`.
     static func string(for value: JSONValue) -> String {
         var text: String
         switch value {
