@@ -5,6 +5,11 @@ public struct ValidationProblem: Codable, Sendable, Equatable, Hashable {
     /// What is wrong, for humans.
     public var message: String
 
+    /// The problem as command-line tools print it: `POINTER: MESSAGE`, with `/` for the whole document.
+    public var line: String {
+        "\(pointer.isEmpty ? "/" : pointer): \(message)"
+    }
+
     /// Creates a problem.
     public init(pointer: String, message: String) {
         self.pointer = pointer

@@ -42,12 +42,12 @@ struct ImportPlist: ParsableCommand {
             print("published version \(version) of client \(client)")
         } catch let failure as PlistImport.Failure {
             for line in failure.lines {
-                InputFile.printError("\(input.name): \(line)")
+                StandardError.print("\(input.name): \(line)")
             }
             input.printProblemCount(failure.lines.count)
             throw ExitCode.failure
         } catch {
-            InputFile.printError("\(input.name): not published: \(error)")
+            StandardError.print("\(input.name): not published: \(error)")
             throw ExitCode.failure
         }
     }

@@ -17,19 +17,14 @@ struct InputFile {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            Self.printError("\(name): cannot read: \(Self.systemMessage(of: error) ?? error.localizedDescription)")
+            StandardError.print("\(name): cannot read: \(Self.systemMessage(of: error) ?? error.localizedDescription)")
             throw ExitCode(2)
         }
     }
 
     /// Prints the line that ends a list of problems: "FILE: 3 problems".
     func printProblemCount(_ count: Int) {
-        Self.printError("\(name): \(count) problem\(count == 1 ? "" : "s")")
-    }
-
-    /// Writes a line to standard error.
-    static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.print("\(name): \(count) problem\(count == 1 ? "" : "s")")
     }
 
     /// The `errno` text behind a Foundation file error ("No such file or directory"), when there is one.

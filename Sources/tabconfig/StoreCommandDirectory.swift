@@ -11,9 +11,4 @@ enum StoreCommandDirectory {
         let configuration = try? ApplicationConfiguration(environment: environment)
         return configuration?.dataDirectory ?? ApplicationConfiguration().dataDirectory
     }
-
-    /// Writes one line to standard error.
-    static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
 }

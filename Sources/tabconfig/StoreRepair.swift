@@ -29,10 +29,10 @@ struct StoreRepair: ParsableCommand {
         do {
             report = try StoreRecovery.repair(directory: directory, logger: logger)
         } catch let error as StoreOpenError where error.directoryInUse {
-            StoreCommandDirectory.printError("refused: \(error); stop the server first")
+            StandardError.print("refused: \(error); stop the server first")
             throw ExitCode(2)
         } catch {
-            StoreCommandDirectory.printError("repair of \(directory.path) failed: \(error)")
+            StandardError.print("repair of \(directory.path) failed: \(error)")
             throw ExitCode.failure
         }
         for line in StoreReportText.repairLines(report) {

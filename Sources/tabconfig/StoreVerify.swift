@@ -23,7 +23,7 @@ struct StoreVerify: ParsableCommand {
         do {
             report = try StoreRecovery.verify(directory: directory)
         } catch {
-            StoreCommandDirectory.printError("cannot verify \(directory.path): \(error)")
+            StandardError.print("cannot verify \(directory.path): \(error)")
             throw ExitCode(2)
         }
         for line in StoreReportText.verifyLines(report) {

@@ -25,11 +25,11 @@ struct Validate: ParsableCommand {
         case .success(let config):
             print("\(input.name): valid (\(config.tabs.count) top-level tabs)")
         case .failure(.malformedJSON(let detail)):
-            InputFile.printError("\(input.name): not JSON: \(detail)")
+            StandardError.print("\(input.name): not JSON: \(detail)")
             throw ExitCode.failure
         case .failure(.invalid(let problems)):
             for problem in problems {
-                InputFile.printError("\(input.name): \(problem.pointer.isEmpty ? "/" : problem.pointer): \(problem.message)")
+                StandardError.print("\(input.name): \(problem.line)")
             }
             input.printProblemCount(problems.count)
             throw ExitCode.failure

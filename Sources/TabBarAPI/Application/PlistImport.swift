@@ -27,7 +27,7 @@ public enum PlistImport {
         case .failure(.malformed(let detail)):
             throw Failure(lines: ["not an ApplicationHierarchy property list: \(detail)"])
         case .failure(.invalid(let problems)):
-            throw Failure(lines: problems.map { "\($0.pointer.isEmpty ? "/" : $0.pointer): \($0.message)" })
+            throw Failure(lines: problems.map(\.line))
         }
         let version = try FileStore.publish(
             into: dataDirectory, client: client, document: config.encoded(),
