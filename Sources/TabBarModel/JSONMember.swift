@@ -1,5 +1,5 @@
 /// One member of a JSON object.
-struct JSONMember: Sendable, Equatable {
+struct JSONMember: Sendable, Hashable {
     var key: String
     var value: JSONValue
 }

@@ -1,5 +1,5 @@
 /// A parsed JSON value that keeps object members in document order, duplicates included.
-enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int)

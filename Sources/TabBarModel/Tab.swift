@@ -22,6 +22,14 @@ public struct Tab: Codable, Sendable, Hashable {
     public var deprecated: Deprecation?
     /// The id of the tab this one takes over from (its users' positions carry over).
     public var replaces: String?
+    /// The tab exists for a request only when this condition holds.
+    public var when: Condition?
+    /// The tab exists only for the share of requests the rollout covers.
+    public var rollout: Rollout?
+    /// RFC 3339 time from which the tab exists.
+    public var startsAt: String?
+    /// RFC 3339 time from which the tab no longer exists.
+    public var endsAt: String?
 
     /// Creates a tab.
     public init(
@@ -35,7 +43,11 @@ public struct Tab: Codable, Sendable, Hashable {
         hideable: Bool? = nil,
         children: [Tab]? = nil,
         deprecated: Deprecation? = nil,
-        replaces: String? = nil
+        replaces: String? = nil,
+        when: Condition? = nil,
+        rollout: Rollout? = nil,
+        startsAt: String? = nil,
+        endsAt: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -48,6 +60,10 @@ public struct Tab: Codable, Sendable, Hashable {
         self.children = children
         self.deprecated = deprecated
         self.replaces = replaces
+        self.when = when
+        self.rollout = rollout
+        self.startsAt = startsAt
+        self.endsAt = endsAt
     }
 
     /// Whether `id` matches `^[a-z0-9][a-z0-9._-]{0,63}$`.

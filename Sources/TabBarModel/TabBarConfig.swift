@@ -12,6 +12,10 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
     public var defaultLocale: String?
     /// Colours and background of the bar.
     public var appearance: Appearance?
+    /// Named lists of values (user ids, say) that conditions test with `$inGroup` / `$notInGroup`.
+    public var groups: [String: [String]]?
+    /// Experiments on the bar's layout; at most one applies to a request.
+    public var experiments: [Experiment]?
 
     /// Creates a config document.
     public init(
@@ -20,7 +24,9 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
         initialTab: String? = nil,
         userCustomizable: Bool? = nil,
         defaultLocale: String? = nil,
-        appearance: Appearance? = nil
+        appearance: Appearance? = nil,
+        groups: [String: [String]]? = nil,
+        experiments: [Experiment]? = nil
     ) {
         self.tabs = tabs
         self.maxVisibleTabs = maxVisibleTabs
@@ -28,6 +34,8 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
         self.userCustomizable = userCustomizable
         self.defaultLocale = defaultLocale
         self.appearance = appearance
+        self.groups = groups
+        self.experiments = experiments
     }
 
     /// `maxVisibleTabs`, or 5 when absent.
