@@ -354,7 +354,7 @@ enum DaemonCallbacks {
     ]
 
     /// Collects the key–value pairs of one kind, in the order libmicrohttpd holds them.
-    private static func values(
+    static func values(
         _ connection: OpaquePointer, kind: MHD_ValueKind, expected: Int
     ) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []

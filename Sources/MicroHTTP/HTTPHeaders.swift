@@ -87,6 +87,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
             && zip(lhs.fields, rhs.fields).allSatisfy { Self.same($0.name, $1.name) && $0.value == $1.value }
     }
 
+    /// Whether `name` is a field name (RFC 9110 §5.6.2: one or more `tchar`).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(RequestFraming.isTokenByte)
+    }
+
     /// Compares field names ignoring ASCII case (field names are ASCII tokens), without allocating.
     static func same(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8) { lowered($0) == lowered($1) }

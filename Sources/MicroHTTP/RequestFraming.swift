@@ -140,7 +140,7 @@ struct RequestFraming {
     }
 
     /// Whether `byte` may appear in a field name (RFC 9110 §5.6.2 `tchar`).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

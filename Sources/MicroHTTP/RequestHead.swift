@@ -33,9 +33,24 @@ public struct RequestHead {
         Self.lookup(name, kind: .GET_ARGUMENT_KIND, on: connection)
     }
 
+    /// Every query argument, in order, as ``Request/queryItems`` holds them.
+    public func queryItems() -> [(name: String, value: String)] {
+        DaemonCallbacks.values(connection, kind: .GET_ARGUMENT_KIND, expected: 0)
+    }
+
     /// The first value of the header field `name`, compared ignoring case.
     public func header(_ name: StaticString) -> String? {
         Self.lookup(name, kind: .HEADER_KIND, on: connection)
+    }
+
+    /// The first value of the header field `name` known only at run time (a configured one), compared ignoring case.
+    public func header(named name: String) -> String? {
+        var value: UnsafePointer<CChar>?
+        let found = name.withCString { CMicroHTTPD_lookup(connection, .HEADER_KIND, $0, &value) }
+        guard found != 0, let value else {
+            return nil
+        }
+        return String(cString: value)
     }
 
     /// The first value named `name` of `kind` on the connection.

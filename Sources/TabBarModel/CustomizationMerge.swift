@@ -2,7 +2,8 @@
 ///
 /// 1. The saved order is resolved: ids gone from the config follow `replaces` (through hard-deprecated tabs too)
 ///    to the tab that takes their position, unless that tab is already in the saved order or already took one;
-///    other gone ids are dropped; duplicates are skipped.
+///    other gone ids are dropped; duplicates are skipped. Ids of tabs absent for the request (targeting), or
+///    leading to one, take no part and are not reported.
 /// 2. Visible tabs are the shown ones minus the effectively hidden (hideable and present) ones.
 /// 3. Locked tabs and tabs not in the resolved order (added) take their default slot among the visible tabs,
 ///    or the next free one after it, else the nearest free one before it.
@@ -57,11 +58,14 @@ struct CustomizationMerge {
             }
             guard !goneSeen.contains(id) else { continue }
             goneSeen.append(id)
-            if let target = plan.successor(of: id), flags[target].isDisjoint(with: [.savedShown, .taken]) {
+            switch plan.successor(of: id) {
+            case .shown(let target) where flags[target].isDisjoint(with: [.savedShown, .taken]):
                 flags[target].insert(.taken)
                 resolved.append(target)
                 replaced[id] = plan.shownIDs[target]
-            } else {
+            case .absent:
+                continue
+            case .shown, .none:
                 dropped.append(id)
             }
         }

@@ -1,8 +1,10 @@
 /// What the customization merge needs of a config, computed once per config: the shown top-level tabs by index,
 /// how their ids are found, what replaces what, and which tabs are hideable or locked.
 public struct MergePlan: Sendable {
-    /// Ids of the shown (not hard-deprecated) top-level tabs, in default order.
+    /// Ids of the shown top-level tabs (not hard-deprecated, not absent for the request), in default order.
     public let shownIDs: [String]
+    /// Ids of the tabs targeting leaves out of the request: they take no part in the merge.
+    let absent: Set<String>
     /// Shown id → its index in `shownIDs` (the first, should an id repeat).
     let index: [String: Int]
     /// Old id → the id of the first tab (shown or not) that declares it `replaces`.
@@ -12,9 +14,10 @@ public struct MergePlan: Sendable {
     /// By shown index: locked.
     let locked: [Bool]
 
-    /// The plan of `tabs`, a config's top-level tabs in default order.
-    init(tabs: [Tab]) {
-        let shown = tabs.filter { $0.deprecated != .hard }
+    /// The plan of `tabs`, a config's top-level tabs in default order, for a request that lacks the `absent` ones.
+    init(tabs: [Tab], absent: Set<String> = []) {
+        self.absent = absent
+        let shown = tabs.filter { $0.deprecated != .hard && !absent.contains($0.id) }
         shownIDs = shown.map(\.id)
         var index: [String: Int] = [:]
         for (position, id) in shownIDs.enumerated() where index[id] == nil {
@@ -32,16 +35,29 @@ public struct MergePlan: Sendable {
         locked = shown.map { $0.locked == true }
     }
 
+    /// Where an id of a saved order leads.
+    enum Successor {
+        /// To the shown tab at this index.
+        case shown(Int)
+        /// To a tab absent for this request: the id stays stored and takes no part.
+        case absent
+        /// Nowhere: the id is dropped.
+        case none
+    }
+
     /// The shown tab an id resolves to: itself if shown, else following `replaces` (through tabs not shown).
-    func successor(of id: String) -> Int? {
+    func successor(of id: String) -> Successor {
         var current = id
         var visited: [String] = []
         while true {
             if let position = index[current] {
-                return position
+                return .shown(position)
+            }
+            if absent.contains(current) {
+                return .absent
             }
             guard !visited.contains(current), let next = replacement[current] else {
-                return nil
+                return .none
             }
             visited.append(current)
             current = next

@@ -18,6 +18,8 @@ public struct ResolvedTabBar: Codable, Sendable, Equatable {
     public var tabs: [ResolvedTab]
     /// How the user's customization was merged; only in the user variant.
     public var customization: CustomizationSummary?
+    /// The experiment and variation this answer belongs to, for the app to report the exposure.
+    public var experiment: ExperimentAssignment?
 
     /// Creates a resolved tab bar.
     public init(
@@ -28,7 +30,8 @@ public struct ResolvedTabBar: Codable, Sendable, Equatable {
         initialTab: String,
         appearance: Appearance? = nil,
         tabs: [ResolvedTab],
-        customization: CustomizationSummary? = nil
+        customization: CustomizationSummary? = nil,
+        experiment: ExperimentAssignment? = nil
     ) {
         self.client = client
         self.version = version
@@ -38,6 +41,7 @@ public struct ResolvedTabBar: Codable, Sendable, Equatable {
         self.appearance = appearance
         self.tabs = tabs
         self.customization = customization
+        self.experiment = experiment
     }
 
     /// Compact canonical JSON (sorted keys, slashes unescaped), ready to send.

@@ -1,27 +1,36 @@
 extension TabBarConfig {
-    /// The tab bar an app receives (docs/ARCHITECTURE.md, "Resolving a tab bar"): localized for `locale`, hard-deprecated tabs left out, placement
-    /// computed. `saved == nil` gives the default tab bar (no `customization` in the result); otherwise the user
-    /// variant, merged when `.saved` (source "user") and in default order for `.none` / `.undecodable`
-    /// (source "default").
-    public func resolve(client: String, version: Int, locale: String, saved: SavedCustomization?) -> ResolvedTabBar {
-        let shown = shownTabs
-        let (order, summary) = mergePlan.userOrder(saved)
-        let orderedTabs = order.map { shown[$0] }
-        let maxVisible = effectiveMaxVisibleTabs
-        let resolvedTabs = orderedTabs.enumerated().map { index, tab in
-            var resolved = Self.resolvedTab(tab, locale: locale, topLevel: true)
-            resolved.placement = isInBar(index: index, count: orderedTabs.count) ? .bar : .more
+    /// The tab bar an app receives (docs/ARCHITECTURE.md, "Resolving a tab bar"): the layout of the targeting
+    /// `outcome`, localized for `locale`, placement computed. `saved == nil` gives the default tab bar (no
+    /// `customization` in the result); otherwise the user variant, merged when `.saved` (source "user") and in
+    /// default order for `.none` / `.undecodable` (source "default").
+    public func resolve(
+        client: String, version: Int, locale: String, saved: SavedCustomization?,
+        outcome: TargetingOutcome = .everything
+    ) -> ResolvedTabBar {
+        resolve(layout(for: outcome), client: client, version: version, locale: locale, saved: saved)
+    }
+
+    /// `resolve(client:version:locale:saved:outcome:)` for a layout computed beforehand.
+    public func resolve(
+        _ layout: TabBarLayout, client: String, version: Int, locale: String, saved: SavedCustomization?
+    ) -> ResolvedTabBar {
+        let (order, summary) = layout.plan.userOrder(saved)
+        let resolvedTabs = order.enumerated().map { index, position in
+            var resolved = Self.resolvedTab(layout.tabs[position], locale: locale, topLevel: true)
+            resolved.placement =
+                Self.isInBar(index: index, count: order.count, maxVisibleTabs: layout.maxVisibleTabs) ? .bar : .more
             return resolved
         }
         return ResolvedTabBar(
             client: client,
             version: version,
             locale: locale,
-            maxVisibleTabs: maxVisible,
-            initialTab: effectiveInitialTab,
-            appearance: appearance,
+            maxVisibleTabs: layout.maxVisibleTabs,
+            initialTab: layout.initialTab,
+            appearance: layout.appearance,
             tabs: resolvedTabs,
-            customization: summary
+            customization: summary,
+            experiment: layout.experiment
         )
     }
 
@@ -42,9 +51,7 @@ extension TabBarConfig {
     }
 
     private static func resolvedTab(_ tab: Tab, locale: String, topLevel: Bool) -> ResolvedTab {
-        let children = (tab.children ?? [])
-            .filter { $0.deprecated != .hard }
-            .map { resolvedTab($0, locale: locale, topLevel: false) }
+        let children = (tab.children ?? []).map { resolvedTab($0, locale: locale, topLevel: false) }
         return ResolvedTab(
             id: tab.id,
             title: tab.title.text(for: locale),

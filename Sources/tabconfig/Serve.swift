@@ -47,6 +47,8 @@ struct Serve: ParsableCommand {
     var cacheStaleWhileRevalidate: Int?
     @Option(name: .customLong("keep-versions"), help: "Config versions kept per client (TABCONFIG_KEEP_VERSIONS, default 100).")
     var keepVersions: Int?
+    @Option(name: .customLong("country-header"), help: "Trusted header holding the request's country for targeting, e.g. CF-IPCountry; wins over ?country= (TABCONFIG_COUNTRY_HEADER, default none).")
+    var countryHeader: String?
     @Flag(name: .customLong("allow-anonymous-users"), help: "Serve user endpoints without authentication on a non-loopback address (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
     var allowAnonymousUsers = false
     @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
@@ -72,6 +74,7 @@ struct Serve: ParsableCommand {
         if let cacheMaxAge { configuration.cacheMaxAge = cacheMaxAge }
         if let cacheStaleWhileRevalidate { configuration.cacheStaleWhileRevalidate = cacheStaleWhileRevalidate }
         if let keepVersions { configuration.keepVersions = keepVersions }
+        if let countryHeader { configuration.countryHeader = countryHeader }
         if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }
         if noAccessLog { configuration.accessLog = false }

@@ -41,7 +41,7 @@ public final class Application: Sendable {
         handlers = APIHandlers(
             catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
-            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+            countryHeader: configuration.countryHeader, openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port

@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 
 /// Everything the service can be configured with; flags and `TABCONFIG_*` variables map onto it.
 public struct ApplicationConfiguration: Sendable, Equatable {
@@ -47,6 +48,9 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var seedSample = true
     /// Log every finished request at `info`: method, route, status, duration, request id.
     public var accessLog = true
+    /// A request header set by a trusted proxy or CDN (e.g. `CF-IPCountry`) whose ISO 3166-1 alpha-2 code is the
+    /// request's `country` for targeting, over the `?country=` query parameter; nil trusts only the query.
+    public var countryHeader: String?
 
     public init() {}
 }
@@ -90,6 +94,7 @@ extension ApplicationConfiguration {
         if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
         if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
         if let log = try bool("TABCONFIG_ACCESS_LOG") { accessLog = log }
+        if let header = environment["TABCONFIG_COUNTRY_HEADER"], !header.isEmpty { countryHeader = header }
         userAuth = try UserAuthConfiguration(environment: environment)
     }
 
@@ -108,6 +113,9 @@ extension ApplicationConfiguration {
         guard keepVersions >= 1 else { throw ConfigurationError(description: "keep versions must be at least 1") }
         guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }
         guard (1...256).contains(threads) else { throw ConfigurationError(description: "threads must be 1…256, got \(threads)") }
+        if let countryHeader, !HTTPHeaders.isValidName(countryHeader) {
+            throw ConfigurationError(description: "country header must be a header field name, got '\(countryHeader)'")
+        }
         return self
     }
 

@@ -11,6 +11,8 @@ struct CacheValidators {
     /// Whether the representation depends on `Authorization` (a `/users/me/…` answer: whose it is depends on the
     /// token), so that a cache on a device shared by two users never answers one with the other's copy.
     var variesByAuthorization = false
+    /// The trusted country header, when the representation depends on it.
+    var variesByHeader: String?
 
     /// A `304 Not Modified` when the request's `If-None-Match` names this representation.
     func notModified(_ request: Request) -> Response? {
@@ -46,11 +48,12 @@ struct CacheValidators {
         }
         headers.add(name: "Cache-Control", value: cacheControl)
         headers.add(name: "ETag", value: etag)
-        switch (variesByLanguage, variesByAuthorization) {
-        case (true, true): headers.add(name: "Vary", value: "Accept-Language, Authorization")
-        case (true, false): headers.add(name: "Vary", value: "Accept-Language")
-        case (false, true): headers.add(name: "Vary", value: "Authorization")
-        case (false, false): break
+        var vary: [String] = []
+        if variesByLanguage { vary.append("Accept-Language") }
+        if variesByAuthorization { vary.append("Authorization") }
+        if let variesByHeader { vary.append(variesByHeader) }
+        if !vary.isEmpty {
+            headers.add(name: "Vary", value: vary.joined(separator: ", "))
         }
         return headers
     }

@@ -3,17 +3,19 @@ import Foundation
 /// Strong entity tags of the API's representations, and the `If-None-Match` / `If-Match` rules of RFC 9110.
 ///
 /// Every tag is made of numbers the store never reuses (config versions, customization revisions), the resolved
-/// locale and, for a user's representations, the user (revisions count per user), so a tag names exactly one body.
-/// User ids (`[A-Za-z0-9._~@+-]`) and locales hold no `:`, which sets the user apart.
+/// locale, the targeting outcome's key (`TargetingOutcome.key`: empty without targeting, else starting with `.`,
+/// which no locale holds) and, for a user's representations, the user (revisions count per user), so a tag names
+/// exactly one body and requests that get the same body share it. User ids (`[A-Za-z0-9._~@+-]`) and locales hold
+/// no `:`, which sets the user apart.
 enum EntityTag {
-    /// The default tab bar of a config version in a locale.
-    static func defaultTabs(version: Int, locale: String) -> String {
-        "\"t\(version)-\(locale)\""
+    /// The default tab bar of a config version in a locale for a targeting outcome.
+    static func defaultTabs(version: Int, locale: String, outcome: String = "") -> String {
+        "\"t\(version)-\(locale)\(outcome)\""
     }
 
-    /// A user's tab bar: config version, locale, the user's customization revision and the user.
-    static func userTabs(version: Int, locale: String, revision: UInt64, user: String) -> String {
-        "\"u\(version)-\(locale)-\(revision):\(user)\""
+    /// A user's tab bar: config version, locale, targeting outcome, the user's customization revision and the user.
+    static func userTabs(version: Int, locale: String, outcome: String = "", revision: UInt64, user: String) -> String {
+        "\"u\(version)-\(locale)\(outcome)-\(revision):\(user)\""
     }
 
     /// A config version's source document.

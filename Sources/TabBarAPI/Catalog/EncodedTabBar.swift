@@ -1,7 +1,7 @@
 import Foundation
 import TabBarModel
 
-/// One version's tab bar in one locale, encoded once: the whole default tab bar, and the pieces from which any
+/// One version's tab bar in one locale for one targeting outcome, encoded once: the whole default tab bar, and the pieces from which any
 /// user's merged tab bar is put together by concatenation, byte for byte what encoding `resolve`'s result gives.
 ///
 /// A user's request then costs the merge of tab ids and copying bytes; no tab is localized or encoded again. A class:
@@ -24,11 +24,12 @@ final class EncodedTabBar: Sendable {
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
     private static let emptyTabs = Data("\"tabs\":[]".utf8)
 
-    init(live: LiveConfig, locale: String) {
-        plan = live.plan
-        maxVisibleTabs = live.config.effectiveMaxVisibleTabs
+    init(live: LiveConfig, locale: String, outcome: TargetingOutcome) {
+        let layout = live.config.layout(for: outcome)
+        plan = layout.plan
+        maxVisibleTabs = layout.maxVisibleTabs
         let resolved = live.config.resolve(
-            client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
+            layout, client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = CanonicalJSON.encode(resolved)
         tabs = resolved.tabs.map { tab in
             var bar = tab

@@ -11,6 +11,8 @@ final class LiveConfig: Sendable {
     let plan: MergePlan
     /// The config's `availableLocales`, indexed once.
     let locales: LocaleIndex
+    /// The config's targeting rules, compiled once.
+    let targeting: TargetingPlan
     /// The encodings of this version, built on first use.
     let cache = VersionCache()
 
@@ -19,6 +21,7 @@ final class LiveConfig: Sendable {
         self.config = config
         plan = config.mergePlan
         locales = LocaleIndex(config.availableLocales)
+        targeting = TargetingPlan(config: config)
     }
 
     /// The locale a request gets (docs/ARCHITECTURE.md, "Resolving a tab bar"): the `?locale=` value, else `Accept-Language`, else the default.
@@ -26,19 +29,23 @@ final class LiveConfig: Sendable {
         config.resolveLocale(query: query, acceptLanguage: acceptLanguage, available: locales).locale
     }
 
-    /// This version's tab bar in `locale`, encoded once.
-    func encodedTabBar(locale: String) -> EncodedTabBar {
-        cache.tabBar(locale: locale) { EncodedTabBar(live: self, locale: locale) }
+    /// This version's tab bar in `locale` for `outcome`, encoded once.
+    func encodedTabBar(locale: String, outcome: TargetingOutcome) -> EncodedTabBar {
+        cache.tabBar(locale: locale, outcome: outcome.key) {
+            EncodedTabBar(live: self, locale: locale, outcome: outcome)
+        }
     }
 
-    /// The `200` and `304` answers of this version's default tab bar in `locale`, prepared once, and their
-    /// validators.
-    func defaultAnswer(locale: String, variesByLanguage: Bool, cacheControl: String) -> VersionCache.DefaultAnswer {
-        cache.defaultAnswer(locale: locale, variesByLanguage: variesByLanguage) {
+    /// The `200` and `304` answers of this version's default tab bar in `locale` for `outcome`, prepared once, and
+    /// their validators. `varyHeader`: the trusted country header the answer depends on.
+    func defaultAnswer(
+        locale: String, outcome: TargetingOutcome, variesByLanguage: Bool, varyHeader: String?, cacheControl: String
+    ) -> VersionCache.DefaultAnswer {
+        cache.defaultAnswer(locale: locale, outcome: outcome.key, variesByLanguage: variesByLanguage) {
             let validators = CacheValidators(
-                etag: EntityTag.defaultTabs(version: stored.version, locale: locale), cacheControl: cacheControl,
-                variesByLanguage: variesByLanguage)
-            let fresh = validators.jsonResponse(encodedTabBar(locale: locale).defaultBody)
+                etag: EntityTag.defaultTabs(version: stored.version, locale: locale, outcome: outcome.key),
+                cacheControl: cacheControl, variesByLanguage: variesByLanguage, variesByHeader: varyHeader)
+            let fresh = validators.jsonResponse(encodedTabBar(locale: locale, outcome: outcome).defaultBody)
             let same = validators.notModified
             return VersionCache.DefaultAnswer(
                 validators: validators,

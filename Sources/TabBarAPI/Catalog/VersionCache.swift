@@ -2,8 +2,11 @@ import MicroHTTP
 import Synchronization
 
 /// What is built from one live version on first use and reused while the version is live: the encoded tab bar per
-/// locale and the prepared default answers. It belongs to the ``LiveConfig`` holding it, so a publish or delete,
-/// which replaces that value, drops it with the version.
+/// locale and targeting outcome, and the prepared default answers. It belongs to the ``LiveConfig`` holding it, so a
+/// publish or delete, which replaces that value, drops it with the version.
+///
+/// Each kind keeps at most ``maximumEntries``: the outcomes of a config are bounded by its rules, but a config with
+/// many independent rules has many; past the bound, answers are built for the request and not kept.
 final class VersionCache: Sendable {
     /// The prepared `200` and `304` of the default tab bar in one locale, with their validators.
     final class DefaultAnswer: Sendable {
@@ -23,22 +26,36 @@ final class VersionCache: Sendable {
         }
     }
 
+    /// The most entries of each kind kept.
+    static let maximumEntries = 4096
+
+    private struct TabBarKey: Hashable {
+        var locale: String
+        var outcome: String
+    }
+
     private struct AnswerKey: Hashable {
         var locale: String
+        var outcome: String
         var variesByLanguage: Bool
     }
 
-    private let tabBars = Mutex<[String: EncodedTabBar]>([:])
+    private let tabBars = Mutex<[TabBarKey: EncodedTabBar]>([:])
     private let answers = Mutex<[AnswerKey: DefaultAnswer]>([:])
 
-    /// The encoded tab bar in `locale`; `build` makes it, outside the lock, the first time.
-    func tabBar(locale: String, build: () -> EncodedTabBar) -> EncodedTabBar {
-        Self.cached(locale, in: tabBars, build: build)
+    /// The encoded tab bar in `locale` for the outcome keyed `outcome`; `build` makes it, outside the lock, the first
+    /// time.
+    func tabBar(locale: String, outcome: String, build: () -> EncodedTabBar) -> EncodedTabBar {
+        Self.cached(TabBarKey(locale: locale, outcome: outcome), in: tabBars, build: build)
     }
 
-    /// The default answer in `locale` with or without `Vary: Accept-Language`; `build` makes it the first time.
-    func defaultAnswer(locale: String, variesByLanguage: Bool, build: () -> DefaultAnswer) -> DefaultAnswer {
-        Self.cached(AnswerKey(locale: locale, variesByLanguage: variesByLanguage), in: answers, build: build)
+    /// The default answer in `locale` for the outcome keyed `outcome`, with or without `Vary: Accept-Language`;
+    /// `build` makes it the first time.
+    func defaultAnswer(
+        locale: String, outcome: String, variesByLanguage: Bool, build: () -> DefaultAnswer
+    ) -> DefaultAnswer {
+        Self.cached(
+            AnswerKey(locale: locale, outcome: outcome, variesByLanguage: variesByLanguage), in: answers, build: build)
     }
 
     private static func cached<Key: Hashable & Sendable, Value: Sendable>(
@@ -50,7 +67,9 @@ final class VersionCache: Sendable {
         let value = build()
         return cache.withLock { entries in
             if let first = entries[key] { return first }
-            entries[key] = value
+            if entries.count < maximumEntries {
+                entries[key] = value
+            }
             return value
         }
     }

@@ -59,3 +59,15 @@ struct ProbeBody: Encodable {
     var status: String
     var version: String?
 }
+
+/// `GET …/tabs/explain` answer: the context as conditions saw it, what targeting decided for every tab and
+/// experiment and why, and the tab bar that results.
+struct ExplainBody: Encodable {
+    var client: String
+    var version: Int
+    var evaluatedAt: Date
+    var context: RequestContext
+    var tabs: [TabExplanation]
+    var experiments: [ExperimentExplanation]
+    var tabBar: ResolvedTabBar
+}

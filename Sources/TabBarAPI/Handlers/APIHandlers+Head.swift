@@ -3,33 +3,42 @@ import TabBarModel
 
 extension APIHandlers {
     /// `GET /v1/clients/{client}/tabs` from the request head: what ``defaultTabs(_:)`` answers (a `200` or a `304`)
-    /// when the client is live and `?locale=` is absent or well-formed; nil for anything else (an error), which then
-    /// takes the usual way through the router.
+    /// when the client is live and `?locale=` and the context parameters are absent or well-formed; nil for
+    /// anything else (an error), which then takes the usual way through the router.
     func defaultTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let localeQuery = head.query("locale")
-        guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? "") else {
+        guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? ""),
+            let context = context(of: head)
+        else {
             return nil
         }
-        return defaultAnswer(live, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"))
-            .answer(ifNoneMatch: head.header("If-None-Match"))
+        return defaultResponse(
+            live, context: context, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"),
+            ifNoneMatch: head.header("If-None-Match"))
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs` from the request head: what ``userTabs(_:)`` answers when the
-    /// client is live, `?locale=` is absent or well-formed and ``user(pathUser:authorization:verifying:)`` knows the
-    /// user without a signature check; nil for anything else.
+    /// client is live, `?locale=` and the context are absent or well-formed and
+    /// ``user(pathUser:authorization:verifying:)`` knows the user without a signature check; nil for anything else.
     func userTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let client = parameters["client"] ?? ""
         let pathUser = parameters["user"] ?? ""
         let localeQuery = head.query("locale")
         guard Self.isUsable(localeQuery), let live = catalog.live(client),
-            let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false)
+            let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
+            let context = context(of: head)
         else {
             return nil
         }
         let answer = userAnswer(
-            live, client: client, user: user, localeQuery: localeQuery,
+            live, client: client, user: user, context: context, localeQuery: localeQuery,
             acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me")
         return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match")) ?? answer.response
+    }
+
+    /// The head's targeting context; nil when a parameter is malformed (a 400, left to the router).
+    private func context(of head: RequestHead) -> RequestContext? {
+        try? requestContext(head.queryItems(), country: countryHeader.flatMap { head.header(named: $0) })
     }
 
     /// Whether a head's `?locale=` is absent or a well-formed tag: a malformed one is a 400, left to the router.

@@ -16,19 +16,28 @@ final class APIHandlers: Sendable {
     /// `Cache-Control` of per-user and admin representations: stored only by the caller's own cache, revalidated at
     /// every use, so a user's next read after a write, or after a version event, is never an older copy.
     let privateCacheControl = "private, no-cache"
+    /// The default tab bar's `max-age` and `stale-while-revalidate` in seconds (0: none), which a coming
+    /// `startsAt` / `endsAt` shortens.
+    let cacheMaxAge: Int
+    let staleWhileRevalidate: Int
+    /// The trusted header holding the request's country, if the operator named one.
+    let countryHeader: String?
     let openAPIDocument: Data
     let logger: Logger
     private let shuttingDown = Mutex(false)
 
     init(
         catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
-        staleWhileRevalidate: Int, openAPIDocument: Data, logger: Logger
+        staleWhileRevalidate: Int, countryHeader: String? = nil, openAPIDocument: Data, logger: Logger
     ) {
         self.catalog = catalog
         self.adminToken = adminToken
         self.userAuth = userAuth
         self.maxBodySize = maxBodySize
         publicCacheControl = Self.sharedCacheControl(maxAge: cacheMaxAge, staleWhileRevalidate: staleWhileRevalidate)
+        self.cacheMaxAge = cacheMaxAge
+        self.staleWhileRevalidate = staleWhileRevalidate
+        self.countryHeader = countryHeader
         self.openAPIDocument = openAPIDocument
         self.logger = logger
     }
@@ -101,13 +110,15 @@ final class APIHandlers: Sendable {
     }
 
     /// The live config the `{client}` path parameter names. A known client's id needs no check; for any other the
-    /// id (400), then the `?locale=` query (400), is checked before the 404, as the handlers taking them one by one do.
+    /// id (400), then the `?locale=` query and the context parameters (400), are checked before the 404, as the
+    /// handlers taking them one by one do.
     func requireLive(_ request: Request) throws -> LiveConfig {
         if let live = catalog.live(request.pathParameters["client"] ?? "") {
             return live
         }
         let client = try request.clientID()
         _ = try request.localeQuery()
+        _ = try requestContext(request.queryItems, country: nil)
         throw APIError.unknownClient(client)
     }
 

@@ -27,6 +27,7 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients") { try $0.listClients($1) }
         add("GET", "/v1/clients/{client}/tabs", head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
         add("GET", "/v1/clients/{client}/tabs/events") { try $0.tabEvents($1) }
+        add("GET", "/v1/clients/{client}/tabs/explain") { try $0.explainTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { $0.userTabsHead($1, $2) }) { try $0.userTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
         add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }

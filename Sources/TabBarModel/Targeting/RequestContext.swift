@@ -1,0 +1,81 @@
+/// Who is asking for a tab bar (docs/ARCHITECTURE.md, "Targeting"): what the app says of itself in query
+/// parameters, and what the service adds (the resolved locale, its language, the user of a user tab bar).
+/// Conditions see these as top-level attributes by the same names, the custom ones in an object `attr`.
+public struct RequestContext: Sendable, Equatable {
+    /// `ios`, `ipados`, `android`…, as sent.
+    public var platform: String?
+    /// The app's version, e.g. `5.2.0`.
+    public var appVersion: String?
+    /// The operating system's version, e.g. `17.4.1`.
+    public var osVersion: String?
+    /// ISO 3166-1 alpha-2, upper case.
+    public var country: String?
+    /// An opaque id of the device, for rollouts without a user.
+    public var deviceId: String?
+    /// `attr.NAME=value` parameters, by NAME.
+    public var custom: [String: String]
+    /// The locale the tab bar is resolved in.
+    public var locale: String?
+    /// The language subtag of `locale`.
+    public var language: String?
+    /// The user of a user tab bar.
+    public var userId: String?
+
+    /// Creates a context.
+    public init(
+        platform: String? = nil, appVersion: String? = nil, osVersion: String? = nil, country: String? = nil,
+        deviceId: String? = nil, custom: [String: String] = [:], locale: String? = nil, userId: String? = nil
+    ) {
+        self.platform = platform
+        self.appVersion = appVersion
+        self.osVersion = osVersion
+        self.country = country
+        self.deviceId = deviceId
+        self.custom = custom
+        self.userId = userId
+        setLocale(locale)
+    }
+
+    /// Sets `locale` and its `language`.
+    public mutating func setLocale(_ locale: String?) {
+        self.locale = locale
+        language = locale.map(LocaleTag.language(of:))
+    }
+
+    /// The value of a hash attribute (`userId`, `deviceId`, `attr.NAME`); nil when the request has none.
+    func hashValue(of attribute: String) -> String? {
+        let value: String? =
+            switch attribute {
+            case "userId": userId
+            case "deviceId": deviceId
+            default: attribute.hasPrefix("attr.") ? custom[String(attribute.dropFirst(5))] : nil
+            }
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The attributes conditions are evaluated against: one member per value present, `attr` when any custom one is.
+    var attributes: JSONValue {
+        var members: [JSONMember] = []
+        members.reserveCapacity(10)
+        let fields: [(String, String?)] = [
+            ("platform", platform), ("appVersion", appVersion), ("osVersion", osVersion), ("country", country),
+            ("deviceId", deviceId), ("locale", locale), ("language", language), ("userId", userId),
+        ]
+        for (name, value) in fields {
+            if let value { members.append(JSONMember(key: name, value: .string(value))) }
+        }
+        if !custom.isEmpty {
+            let attributes = custom.keys.sorted().map { JSONMember(key: $0, value: .string(custom[$0] ?? "")) }
+            members.append(JSONMember(key: ContextAttribute.customObject, value: .object(attributes)))
+        }
+        return .object(members)
+    }
+}
+
+extension RequestContext: Encodable {
+    /// The attributes conditions see, as JSON: one member per value present, the custom ones under `attr`.
+    public func encode(to encoder: any Encoder) throws {
+        try attributes.encode(to: encoder)
+    }
+}

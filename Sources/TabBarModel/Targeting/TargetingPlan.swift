@@ -1,0 +1,155 @@
+import Foundation
+
+/// A config's targeting rules compiled once (docs/ARCHITECTURE.md, "Targeting"): every tab's `when`, `rollout` and
+/// `startsAt` / `endsAt`, and the experiments with their bucket ranges. ``evaluate(_:at:)`` runs per request.
+public struct TargetingPlan: Sendable {
+    /// One tab of the hierarchy, in document order (parents before their children).
+    struct Entry: Sendable {
+        let id: String
+        let pointer: String
+        /// The index of the parent entry; nil at the top level.
+        let parent: Int?
+        let when: JSONValue?
+        let rollout: Rollout?
+        let startsAt: Date?
+        let endsAt: Date?
+        /// Hard-deprecated: never shown, whatever the request.
+        let hidden: Bool
+        /// The entry's place among the entries with a rule of their own; nil without one.
+        let ordinal: Int?
+    }
+
+    /// One experiment, its ranges computed.
+    struct CompiledExperiment: Sendable {
+        let key: String
+        let pointer: String
+        let when: JSONValue?
+        let seed: String
+        let hashAttribute: String
+        let ranges: [VariationRange]
+    }
+
+    let entries: [Entry]
+    let experiments: [CompiledExperiment]
+    let evaluator: ConditionEvaluator
+    /// Every `startsAt` and `endsAt`, sorted.
+    let boundaries: [Date]
+    let targetedCount: Int
+
+    /// The hash attribute of rollouts and experiments that name none.
+    static let defaultHashAttribute = "userId"
+
+    /// Compiles the rules of a valid config.
+    public init(config: TabBarConfig) {
+        var entries: [Entry] = []
+        var boundaries: [Date] = []
+        var ordinal = 0
+        func add(_ tabs: [Tab], at pointer: String, parent: Int?) {
+            for (index, tab) in tabs.enumerated() {
+                let tabPointer = JSONPointer.appending(index, to: pointer)
+                let startsAt = tab.startsAt.flatMap(Timestamp.parse)
+                let endsAt = tab.endsAt.flatMap(Timestamp.parse)
+                boundaries += [startsAt, endsAt].compactMap { $0 }
+                let hasRule = tab.when != nil || tab.rollout != nil || startsAt != nil || endsAt != nil
+                entries.append(
+                    Entry(
+                        id: tab.id, pointer: tabPointer, parent: parent, when: tab.when?.json, rollout: tab.rollout,
+                        startsAt: startsAt, endsAt: endsAt, hidden: tab.deprecated == .hard,
+                        ordinal: hasRule ? ordinal : nil))
+                if hasRule { ordinal += 1 }
+                if let children = tab.children {
+                    add(children, at: JSONPointer.appending("children", to: tabPointer), parent: entries.count - 1)
+                }
+            }
+        }
+        add(config.tabs, at: "/tabs", parent: nil)
+        self.entries = entries
+        targetedCount = ordinal
+        self.boundaries = boundaries.sorted()
+        experiments = (config.experiments ?? []).enumerated().map { index, experiment in
+            CompiledExperiment(
+                key: experiment.key, pointer: "/experiments/\(index)", when: experiment.when?.json,
+                seed: experiment.seed ?? experiment.key,
+                hashAttribute: experiment.hashAttribute ?? Self.defaultHashAttribute,
+                ranges: Bucketing.getBucketRanges(
+                    numVariations: experiment.variations.count, coverage: experiment.coverage,
+                    weights: experiment.weights))
+        }
+        evaluator = ConditionEvaluator(
+            savedGroups: (config.groups ?? [:]).mapValues { $0.map(JSONValue.string) })
+    }
+
+    /// Whether no tab has a rule and there is no experiment: every request gets ``TargetingOutcome/everything``.
+    public var isEmpty: Bool {
+        targetedCount == 0 && experiments.isEmpty
+    }
+
+    /// The first `startsAt` or `endsAt` after `now`: until then, no outcome changes with the time.
+    public func nextBoundary(after now: Date) -> Date? {
+        boundaries.first { $0 > now }
+    }
+
+    /// The outcome of a request with `context` at `now`.
+    public func evaluate(_ context: RequestContext, at now: Date) -> TargetingOutcome {
+        if isEmpty { return .everything }
+        let attributes = context.attributes
+        var absent = [Bool](repeating: false, count: entries.count)
+        var absentIDs: Set<String> = []
+        var bits = [UInt8](repeating: 0, count: (targetedCount + 3) / 4)
+        for (index, entry) in entries.enumerated() {
+            if let parent = entry.parent, absent[parent] {
+                absent[index] = true
+            } else if let ordinal = entry.ordinal, !entry.hidden,
+                !holds(entry, context: context, attributes: attributes, at: now)
+            {
+                absent[index] = true
+                bits[ordinal / 4] |= 1 << (ordinal % 4)
+            }
+            if absent[index], !entry.hidden { absentIDs.insert(entry.id) }
+        }
+        var key = ""
+        if !absentIDs.isEmpty {
+            key += ".a" + String(bits.reversed().map { String($0, radix: 16) }.joined().drop { $0 == "0" })
+        }
+        var assignment: ExperimentAssignment?
+        var experimentIndex: Int?
+        for (index, experiment) in experiments.enumerated() {
+            if let variation = variation(of: experiment, context: context, attributes: attributes) {
+                assignment = ExperimentAssignment(key: experiment.key, variation: variation)
+                experimentIndex = index
+                key += ".e\(index)v\(variation)"
+                break
+            }
+        }
+        return TargetingOutcome(
+            key: key, absentIDs: absentIDs, experiment: assignment, experimentIndex: experimentIndex)
+    }
+
+    /// Whether an entry's own rules let it exist: its time window, its condition, its rollout.
+    func holds(_ entry: Entry, context: RequestContext, attributes: JSONValue, at now: Date) -> Bool {
+        if let startsAt = entry.startsAt, now < startsAt { return false }
+        if let endsAt = entry.endsAt, now >= endsAt { return false }
+        if let when = entry.when, !evaluator.evalCondition(attributes, when) { return false }
+        if let rollout = entry.rollout {
+            guard let bucket = bucket(of: rollout, tab: entry.id, context: context) else { return false }
+            return bucket < rollout.coverage
+        }
+        return true
+    }
+
+    /// The rollout bucket of a request, nil when it has no value for the hash attribute.
+    func bucket(of rollout: Rollout, tab: String, context: RequestContext) -> Double? {
+        guard let value = context.hashValue(of: rollout.hashAttribute ?? Self.defaultHashAttribute) else { return nil }
+        return Bucketing.hash(seed: rollout.seed ?? tab, value: value, version: 2)
+    }
+
+    /// The variation of an experiment a request gets, nil when it takes no part.
+    func variation(of experiment: CompiledExperiment, context: RequestContext, attributes: JSONValue) -> Int? {
+        if let when = experiment.when, !evaluator.evalCondition(attributes, when) { return nil }
+        guard let value = context.hashValue(of: experiment.hashAttribute),
+            let bucket = Bucketing.hash(seed: experiment.seed, value: value, version: 2)
+        else { return nil }
+        let chosen = Bucketing.chooseVariation(bucket: bucket, ranges: experiment.ranges)
+        return chosen >= 0 ? chosen : nil
+    }
+}
