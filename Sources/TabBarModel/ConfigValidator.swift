@@ -251,17 +251,13 @@ struct ConfigValidator {
 
     /// RFC 3986 scheme: a letter, then letters, digits, "+", "-" or ".".
     private static func isValidScheme(_ scheme: Substring) -> Bool {
-        guard let first = scheme.utf8.first, isASCIILetter(first) else {
+        guard let first = scheme.utf8.first, first.isASCIILetter else {
             return false
         }
         return scheme.utf8.allSatisfy { byte in
-            isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
         }
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     // MARK: - Across tabs
@@ -346,8 +342,7 @@ struct ConfigValidator {
         guard let color else { return }
         let digits = color.utf8.dropFirst()
         let isHex = digits.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            byte.isASCIIDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
         if !(color.hasPrefix("#") && (digits.count == 6 || digits.count == 8) && isHex) {
