@@ -24,6 +24,14 @@ public enum Identifiers {
         }
     }
 
+    /// The pattern of experiment keys and group names, as messages state it.
+    public static let keyPattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+
+    /// Whether `key` matches ``keyPattern``.
+    public static func isValidKey(_ key: String) -> Bool {
+        isName(key, allowsUppercase: true)
+    }
+
     /// Whether `name` matches `^[a-z0-9][a-z0-9._-]{0,63}$` (a tab id), or `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$` when
     /// upper-case letters are allowed.
     static func isName(_ name: String, allowsUppercase: Bool) -> Bool {

@@ -30,7 +30,8 @@ struct JSONReader {
         for member in list {
             let memberPointer = JSONPointer.appending(member.key, to: pointer)
             if let allowedKeys, !allowedKeys.contains(member.key) {
-                report(memberPointer, Self.unknownFieldMessage(member.key, allowedKeys: allowedKeys))
+                let hint = KeySuggestion.didYouMean(member.key, in: allowedKeys)
+                report(memberPointer, "unknown field \"\(member.key)\"" + hint)
             } else if members[member.key] != nil {
                 report(memberPointer, "duplicate key \"\(member.key)\"")
             } else {
@@ -38,14 +39,6 @@ struct JSONReader {
             }
         }
         return JSONObject(pointer: pointer, members: members)
-    }
-
-    /// `unknown field "key"`, with a "did you mean" hint when a known key is close to it.
-    private static func unknownFieldMessage(_ key: String, allowedKeys: Set<String>) -> String {
-        guard let suggestion = KeySuggestion.closest(to: key, in: allowedKeys) else {
-            return "unknown field \"\(key)\""
-        }
-        return "unknown field \"\(key)\", did you mean \"\(suggestion)\"?"
     }
 
     /// A member that must be present and not null.
