@@ -1,0 +1,11 @@
+extension Experiment {
+    /// Decodes through the strict reader and the rules of an experiment on its own (the tabs it names and the groups
+    /// its condition names are not checked: they belong to the document); throws `ConfigDecodingError.invalid` with
+    /// every problem, pointers from the decoder's coding path.
+    public init(from decoder: any Decoder) throws {
+        self = try JSONReader.decode(decoder, { $0.readExperiment($1, at: "") }) { experiment, tainted in
+            var validator = ConfigValidator(tainted: tainted)
+            return validator.run(.experiment(experiment))
+        }
+    }
+}
