@@ -3,9 +3,6 @@ extension Condition: Decodable {
     /// checked: they belong to the document); throws `ConfigDecodingError.invalid` with every problem, pointers from
     /// the decoder's coding path.
     public init(from decoder: any Decoder) throws {
-        self = try JSONReader.decode(decoder, { $0.readCondition($1, at: "") }) { condition, tainted in
-            var validator = ConfigValidator(tainted: tainted)
-            return validator.run(.condition(condition))
-        }
+        self = try JSONReader.decodePart(decoder, { $0.readCondition($1, at: "") }) { .condition($0) }
     }
 }

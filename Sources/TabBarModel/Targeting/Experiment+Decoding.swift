@@ -3,9 +3,6 @@ extension Experiment {
     /// its condition names are not checked: they belong to the document); throws `ConfigDecodingError.invalid` with
     /// every problem, pointers from the decoder's coding path.
     public init(from decoder: any Decoder) throws {
-        self = try JSONReader.decode(decoder, { $0.readExperiment($1, at: "") }) { experiment, tainted in
-            var validator = ConfigValidator(tainted: tainted)
-            return validator.run(.experiment(experiment))
-        }
+        self = try JSONReader.decodePart(decoder, { $0.readExperiment($1, at: "") }) { .experiment($0) }
     }
 }

@@ -3,9 +3,6 @@ extension Variation {
     /// they belong to the document); throws `ConfigDecodingError.invalid` with every problem, pointers from the
     /// decoder's coding path.
     public init(from decoder: any Decoder) throws {
-        self = try JSONReader.decode(decoder, { $0.readVariation($1, at: "") }) { variation, tainted in
-            var validator = ConfigValidator(tainted: tainted)
-            return validator.run(.variation(variation))
-        }
+        self = try JSONReader.decodePart(decoder, { $0.readVariation($1, at: "") }) { .variation($0) }
     }
 }
