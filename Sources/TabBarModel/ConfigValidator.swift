@@ -12,21 +12,38 @@ struct ConfigValidator {
     static let titleLength = 1...64
     static let maxVisibleTabsRange = 2...10
     static let maximumParameters = 32
+    static let seedLength = 1...256
+    static let maximumGroups = 100
+    static let maximumGroupValues = 10_000
+    static let groupValueLength = 1...256
+    static let maximumExperiments = 20
+    static let variationCount = 2...10
+    /// A variation's order names each top-level tab at most once.
+    static let maximumOrderLength = topLevelTabCount.upperBound
+    /// How far from 1 an experiment's weights may sum.
+    static let weightSumTolerance = 1e-6
 
     /// A tab with where it sits in the document.
-    private struct Entry {
+    struct Entry {
         let tab: Tab
         let pointer: String
         let depth: Int
     }
 
-    private let config: TabBarConfig
+    let config: TabBarConfig
+    /// False when a part is checked on its own: what it names elsewhere in a document (tabs, groups) is not checked.
+    let isWholeDocument: Bool
     private let tainted: [String]
     private var problems: [ValidationProblem] = []
 
     init(config: TabBarConfig, tainted: [String] = []) {
+        self.init(config: config, tainted: tainted, isWholeDocument: true)
+    }
+
+    private init(config: TabBarConfig, tainted: [String], isWholeDocument: Bool) {
         self.config = config
         self.tainted = tainted
+        self.isWholeDocument = isWholeDocument
     }
 
     /// Every problem, in document order of the checks.
@@ -48,6 +65,8 @@ struct ConfigValidator {
         let firstByID = checkUniqueIDs(entries)
         checkReplaces(entries, firstByID: firstByID)
         checkDocumentFields(firstByID: firstByID, idsComplete: idsComplete)
+        checkGroups()
+        checkExperiments(firstByID: firstByID, idsComplete: idsComplete)
         return problems
     }
 
@@ -55,7 +74,7 @@ struct ConfigValidator {
 
     /// A validator for one part of a document, read on its own at the empty pointer.
     init(tainted: [String]) {
-        self.init(config: TabBarConfig(tabs: []), tainted: tainted)
+        self.init(config: TabBarConfig(tabs: []), tainted: tainted, isWholeDocument: false)
     }
 
     /// A part of a document, read on its own.
@@ -65,10 +84,15 @@ struct ConfigValidator {
         case icon(Icon)
         case destination(Destination)
         case appearance(Appearance)
+        case condition(Condition)
+        case rollout(Rollout)
+        case experiment(Experiment)
+        case variation(Variation)
     }
 
     /// The rules of one part on its own, at the empty pointer. A tab counts as a top-level tab: its own rules and
-    /// its children's, ids unique among them and `replaces` consistent.
+    /// its children's, ids unique among them and `replaces` consistent. A condition counts as a tab's or an
+    /// experiment's.
     mutating func run(_ part: Part) -> [ValidationProblem] {
         switch part {
         case .tab(let tab):
@@ -88,6 +112,14 @@ struct ConfigValidator {
             checkDestination(destination, at: "")
         case .appearance(let appearance):
             checkAppearance(appearance, at: "")
+        case .condition(let condition):
+            checkCondition(condition, at: "")
+        case .rollout(let rollout):
+            checkRollout(rollout, at: "")
+        case .experiment(let experiment):
+            checkExperiment(experiment, at: "", firstByID: [:], idsComplete: false)
+        case .variation(let variation):
+            checkVariation(variation, at: "", firstByID: [:], idsComplete: false)
         }
         return problems
     }
@@ -137,6 +169,7 @@ struct ConfigValidator {
                 report(pointer + "/replaces", "must not name the tab itself")
             }
         }
+        checkTargeting(of: tab, at: pointer)
     }
 
     private mutating func checkIcon(_ icon: Icon, at pointer: String) {
@@ -145,7 +178,7 @@ struct ConfigValidator {
     }
 
     private mutating func checkTitle(_ title: LocalizedTitle, at pointer: String) {
-        checkTitleText(title.default, at: pointer + "/default")
+        checkLength(title.default, in: Self.titleLength, at: pointer + "/default")
         checkLength(title.key, at: pointer + "/key")
         guard let localized = title.localized else { return }
         var seen: [String: String] = [:]
@@ -159,17 +192,8 @@ struct ConfigValidator {
                 seen[tag.lowercased()] = tag
             }
             if let text = localized[tag] {
-                checkTitleText(text, at: tagPointer)
+                checkLength(text, in: Self.titleLength, at: tagPointer)
             }
-        }
-    }
-
-    private mutating func checkTitleText(_ text: String, at pointer: String) {
-        if !Self.titleLength.contains(text.count) {
-            report(
-                pointer,
-                "must be \(Self.describe(Self.titleLength)) characters, has \(text.count)"
-            )
         }
     }
 
@@ -251,17 +275,13 @@ struct ConfigValidator {
 
     /// RFC 3986 scheme: a letter, then letters, digits, "+", "-" or ".".
     private static func isValidScheme(_ scheme: Substring) -> Bool {
-        guard let first = scheme.utf8.first, isASCIILetter(first) else {
+        guard let first = scheme.utf8.first, first.isASCIILetter else {
             return false
         }
         return scheme.utf8.allSatisfy { byte in
-            isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
         }
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     // MARK: - Across tabs
@@ -301,14 +321,10 @@ struct ConfigValidator {
     // MARK: - Document fields
 
     private mutating func checkDocumentFields(firstByID: [String: Entry], idsComplete: Bool) {
-        if let maxVisibleTabs = config.maxVisibleTabs, !Self.maxVisibleTabsRange.contains(maxVisibleTabs) {
-            report(
-                "/maxVisibleTabs",
-                "must be \(Self.describe(Self.maxVisibleTabsRange)), found \(maxVisibleTabs)"
-            )
-        }
+        checkMaxVisibleTabs(config.maxVisibleTabs, at: "/maxVisibleTabs")
         if let initialTab = config.initialTab {
-            checkInitialTab(initialTab, firstByID: firstByID, idsComplete: idsComplete)
+            checkTopLevelTab(
+                initialTab, at: "/initialTab", firstByID: firstByID, idsComplete: idsComplete, mustBeSelectable: true)
         }
         if let defaultLocale = config.defaultLocale, !LocaleTag.isValid(defaultLocale) {
             report("/defaultLocale", "\"\(defaultLocale)\" is not a well-formed BCP 47 language tag")
@@ -318,23 +334,35 @@ struct ConfigValidator {
         }
     }
 
-    private mutating func checkAppearance(_ appearance: Appearance, at pointer: String) {
+    mutating func checkMaxVisibleTabs(_ maxVisibleTabs: Int?, at pointer: String) {
+        if let maxVisibleTabs, !Self.maxVisibleTabsRange.contains(maxVisibleTabs) {
+            report(pointer, "must be \(Self.describe(Self.maxVisibleTabsRange)), found \(maxVisibleTabs)")
+        }
+    }
+
+    mutating func checkAppearance(_ appearance: Appearance, at pointer: String) {
         checkLength(appearance.backgroundImage, at: pointer + "/backgroundImage")
         checkColor(appearance.tintColor, at: pointer + "/tintColor")
         checkColor(appearance.selectedTintColor, at: pointer + "/selectedTintColor")
         checkColor(appearance.unselectedTintColor, at: pointer + "/unselectedTintColor")
     }
 
-    private mutating func checkInitialTab(_ id: String, firstByID: [String: Entry], idsComplete: Bool) {
-        let pointer = "/initialTab"
+    /// `id` must name a top-level tab (when no tab has that id, only said when every id could be read, with a
+    /// "did you mean"); one that `mustBeSelectable` (an initial tab) also enabled and not hard-deprecated.
+    mutating func checkTopLevelTab(
+        _ id: String, at pointer: String, firstByID: [String: Entry], idsComplete: Bool, mustBeSelectable: Bool
+    ) {
         guard let entry = firstByID[id] else {
             if idsComplete {
-                report(pointer, "names no tab: \"\(id)\"")
+                let topLevelIDs = Set(firstByID.values.filter { $0.depth == 0 }.map(\.tab.id))
+                report(pointer, "names no top-level tab \"\(id)\"" + KeySuggestion.didYouMean(id, in: topLevelIDs))
             }
             return
         }
         if entry.depth > 0 {
             report(pointer, "names \"\(id)\", which is not a top-level tab")
+        } else if !mustBeSelectable {
+            return
         } else if entry.tab.enabled == false, !isTainted(entry.pointer + "/enabled") {
             report(pointer, "names \"\(id)\", which is not enabled")
         } else if entry.tab.deprecated == .hard {
@@ -346,8 +374,7 @@ struct ConfigValidator {
         guard let color else { return }
         let digits = color.utf8.dropFirst()
         let isHex = digits.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            byte.isASCIIDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
         }
         if !(color.hasPrefix("#") && (digits.count == 6 || digits.count == 8) && isHex) {
@@ -355,23 +382,30 @@ struct ConfigValidator {
         }
     }
 
-    private mutating func checkLength(_ string: String?, at pointer: String) {
+    mutating func checkLength(_ string: String?, at pointer: String) {
         if let string, string.count > Self.maximumStringLength {
             report(pointer, "must be at most \(Self.maximumStringLength) characters, has \(string.count)")
         }
     }
 
+    /// A string whose length in characters must lie in `range`.
+    mutating func checkLength(_ string: String?, in range: ClosedRange<Int>, at pointer: String) {
+        if let string, !range.contains(string.count) {
+            report(pointer, "must be \(Self.describe(range)) characters, has \(string.count)")
+        }
+    }
+
     // MARK: - Reporting
 
-    private static func describe(_ range: ClosedRange<Int>) -> String {
+    static func describe(_ range: ClosedRange<Int>) -> String {
         "\(range.lowerBound)…\(range.upperBound)"
     }
 
-    private func isTainted(_ pointer: String) -> Bool {
+    func isTainted(_ pointer: String) -> Bool {
         tainted.contains { JSONPointer.isWithin(pointer, $0) }
     }
 
-    private mutating func report(_ pointer: String, _ message: String) {
+    mutating func report(_ pointer: String, _ message: String) {
         if !isTainted(pointer) {
             problems.append(ValidationProblem(pointer: pointer, message: message))
         }

@@ -52,4 +52,17 @@ extension JSONReader {
                 problems.map { ValidationProblem(pointer: base + $0.pointer, message: $0.message) })
         }
     }
+
+    /// `decode(_:_:validate:)` of one part of a document, checked on its own (`ConfigValidator.run(_:)`): what the
+    /// model types' `init(from:)` do.
+    static func decodePart<Value>(
+        _ decoder: any Decoder,
+        _ read: (inout JSONReader, JSONValue) -> Value?,
+        as part: (Value) -> ConfigValidator.Part
+    ) throws -> Value {
+        try decode(decoder, read) { value, tainted in
+            var validator = ConfigValidator(tainted: tainted)
+            return validator.run(part(value))
+        }
+    }
 }

@@ -2,11 +2,12 @@
 /// whose pointer is tainted, so the result can still go through semantic validation.
 extension JSONReader {
     private static let configKeys: Set<String> = [
-        "tabs", "maxVisibleTabs", "initialTab", "userCustomizable", "defaultLocale", "appearance",
+        "tabs", "maxVisibleTabs", "initialTab", "userCustomizable", "defaultLocale", "appearance", "groups",
+        "experiments",
     ]
     private static let tabKeys: Set<String> = [
         "id", "title", "icon", "destination", "badge", "enabled", "locked", "hideable", "children", "deprecated",
-        "replaces",
+        "replaces", "when", "rollout", "startsAt", "endsAt",
     ]
     private static let titleKeys: Set<String> = ["key", "default", "localized"]
     private static let iconKeys: Set<String> = ["image", "selectedImage"]
@@ -34,7 +35,9 @@ extension JSONReader {
             initialTab: string(object, "initialTab"),
             userCustomizable: bool(object, "userCustomizable"),
             defaultLocale: string(object, "defaultLocale"),
-            appearance: object["appearance"].flatMap { readAppearance($0, at: object.pointer("appearance")) }
+            appearance: object["appearance"].flatMap { readAppearance($0, at: object.pointer("appearance")) },
+            groups: object["groups"].flatMap { readGroups($0, at: object.pointer("groups")) },
+            experiments: array(object, "experiments").map { readExperiments($0, at: object.pointer("experiments")) }
         )
     }
 
@@ -66,6 +69,10 @@ extension JSONReader {
         let children = array(object, "children").map { readTabs($0, at: object.pointer("children")) }
         let deprecated = enumeration(Deprecation.self, object, "deprecated")
         let replaces = string(object, "replaces")
+        let when = object["when"].flatMap { readCondition($0, at: object.pointer("when")) }
+        let rollout = object["rollout"].flatMap { readRollout($0, at: object.pointer("rollout")) }
+        let startsAt = string(object, "startsAt")
+        let endsAt = string(object, "endsAt")
         return Tab(
             id: id,
             title: title,
@@ -77,7 +84,11 @@ extension JSONReader {
             hideable: hideable,
             children: children,
             deprecated: deprecated,
-            replaces: replaces
+            replaces: replaces,
+            when: when,
+            rollout: rollout,
+            startsAt: startsAt,
+            endsAt: endsAt
         )
     }
 

@@ -30,7 +30,8 @@ struct JSONReader {
         for member in list {
             let memberPointer = JSONPointer.appending(member.key, to: pointer)
             if let allowedKeys, !allowedKeys.contains(member.key) {
-                report(memberPointer, Self.unknownFieldMessage(member.key, allowedKeys: allowedKeys))
+                let hint = KeySuggestion.didYouMean(member.key, in: allowedKeys)
+                report(memberPointer, "unknown field \"\(member.key)\"" + hint)
             } else if members[member.key] != nil {
                 report(memberPointer, "duplicate key \"\(member.key)\"")
             } else {
@@ -38,14 +39,6 @@ struct JSONReader {
             }
         }
         return JSONObject(pointer: pointer, members: members)
-    }
-
-    /// `unknown field "key"`, with a "did you mean" hint when a known key is close to it.
-    private static func unknownFieldMessage(_ key: String, allowedKeys: Set<String>) -> String {
-        guard let suggestion = KeySuggestion.closest(to: key, in: allowedKeys) else {
-            return "unknown field \"\(key)\""
-        }
-        return "unknown field \"\(key)\", did you mean \"\(suggestion)\"?"
     }
 
     /// A member that must be present and not null.
@@ -114,14 +107,45 @@ struct JSONReader {
         return value
     }
 
-    /// An optional array member.
-    mutating func array(_ object: JSONObject, _ key: String) -> [JSONValue]? {
-        guard let value = object[key] else { return nil }
+    /// A number value; integers count as numbers.
+    mutating func number(_ value: JSONValue, at pointer: String) -> Double? {
+        guard let number = value.numberValue else {
+            report(pointer, "expected a number, found \(value.kindDescription)")
+            return nil
+        }
+        return number
+    }
+
+    /// An optional number member.
+    mutating func number(_ object: JSONObject, _ key: String) -> Double? {
+        object[key].flatMap { number($0, at: object.pointer(key)) }
+    }
+
+    /// An array value.
+    mutating func array(_ value: JSONValue, at pointer: String) -> [JSONValue]? {
         guard case .array(let elements) = value else {
-            report(object.pointer(key), "expected an array, found \(value.kindDescription)")
+            report(pointer, "expected an array, found \(value.kindDescription)")
             return nil
         }
         return elements
+    }
+
+    /// An optional array member.
+    mutating func array(_ object: JSONObject, _ key: String) -> [JSONValue]? {
+        object[key].flatMap { array($0, at: object.pointer(key)) }
+    }
+
+    /// The elements of an array at `pointer`, each read with `read` (given its pointer); an element that cannot be
+    /// read stands as `placeholder`, so the others keep their index.
+    mutating func elements<Element>(
+        _ elements: [JSONValue],
+        at pointer: String,
+        placeholder: Element,
+        _ read: (inout JSONReader, JSONValue, String) -> Element?
+    ) -> [Element] {
+        elements.enumerated().map { index, element in
+            read(&self, element, JSONPointer.appending(index, to: pointer)) ?? placeholder
+        }
     }
 
     /// An optional member that is an object of strings (any keys).

@@ -17,6 +17,12 @@ enum KeySuggestion {
         return best?.key
     }
 
+    /// `, did you mean "…"?` naming the known key closest to `key` (as ``closest(to:in:)`` finds it), or nothing
+    /// when none is close.
+    static func didYouMean(_ key: String, in known: Set<String>) -> String {
+        closest(to: key, in: known).map { ", did you mean \"\($0)\"?" } ?? ""
+    }
+
     /// Edit distance counting insertions, deletions, substitutions and swaps of two neighbours as one edit each
     /// (optimal string alignment).
     private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {

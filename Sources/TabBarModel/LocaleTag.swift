@@ -24,7 +24,7 @@ enum LocaleTag {
                 continue
             }
             subtagLength += 1
-            guard isASCIILetter(byte) || (!isFirst && isASCIIDigit(byte)), subtagLength <= 8 else { return false }
+            guard byte.isASCIILetter || (!isFirst && byte.isASCIIDigit), subtagLength <= 8 else { return false }
         }
         return isFirst ? (2...3).contains(subtagLength) : subtagLength >= 1
     }
@@ -38,13 +38,5 @@ enum LocaleTag {
     static func match(_ tag: String, in tags: some Sequence<String>) -> String? {
         let wanted = tag.lowercased()
         return tags.filter { $0.lowercased() == wanted }.min()
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
-
-    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -2,9 +2,6 @@ extension LocalizedTitle {
     /// Decodes through the strict reader and the rules of a title; throws `ConfigDecodingError.invalid` with every
     /// problem, pointers from the decoder's coding path.
     public init(from decoder: any Decoder) throws {
-        self = try JSONReader.decode(decoder, { $0.readTitle($1, at: "") }) { title, tainted in
-            var validator = ConfigValidator(tainted: tainted)
-            return validator.run(.title(title))
-        }
+        self = try JSONReader.decodePart(decoder, { $0.readTitle($1, at: "") }) { .title($0) }
     }
 }

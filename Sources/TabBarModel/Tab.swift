@@ -68,17 +68,6 @@ public struct Tab: Codable, Sendable, Hashable {
 
     /// Whether `id` matches `^[a-z0-9][a-z0-9._-]{0,63}$`.
     public static func isValidID(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        guard let first = bytes.first, bytes.count <= 64, isLowercaseAlphanumeric(first) else {
-            return false
-        }
-        return bytes.dropFirst().allSatisfy { byte in
-            isLowercaseAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
-    }
-
-    private static func isLowercaseAlphanumeric(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        Identifiers.isName(id, allowsUppercase: false)
     }
 }

@@ -38,4 +38,13 @@ struct BoundedRegexTests {
         #expect(BoundedRegex.test(pattern: "B+", caseInsensitive: true, text: "abbbc"))
         #expect(!BoundedRegex.test(pattern: "B+", caseInsensitive: false, text: "abbbc"))
     }
+
+    @Test("A pattern ICU cannot compile says why")
+    func compileError() {
+        #expect(BoundedRegex.compileError("^ab+c$") == nil)
+        #expect(BoundedRegex.compileError(#"(?i)^\p{L}{2}(-[A-Z]{2})?$"#) == nil)
+        #expect(BoundedRegex.compileError("(a") == "expected ')'")
+        #expect(BoundedRegex.compileError("a{2,1}")?.contains("upper bound") == true)
+        #expect(BoundedRegex.compileError("*") != nil)
+    }
 }

@@ -37,4 +37,16 @@ enum BoundedRegex {
         }
         return found
     }
+
+    /// Why ICU cannot compile the pattern (as `test` compiles it), nil when it can: the reason Swift's regex parser
+    /// gives, which reads better than ICU's error code, else a general one.
+    static func compileError(_ pattern: String) -> String? {
+        guard (try? NSRegularExpression(pattern: pattern)) == nil else { return nil }
+        do {
+            _ = try Regex(pattern)
+            return "ICU cannot compile it"
+        } catch {
+            return "\(error)"
+        }
+    }
 }

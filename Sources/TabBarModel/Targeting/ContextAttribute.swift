@@ -12,8 +12,8 @@ public enum ContextAttribute {
     /// Whether `name` matches ``customNamePattern``.
     public static func isValidCustomName(_ name: some StringProtocol) -> Bool {
         let bytes = Array(name.utf8)
-        guard let first = bytes.first, bytes.count <= 32, isLetter(first) else { return false }
-        return bytes.dropFirst().allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+        guard let first = bytes.first, bytes.count <= 32, first.isASCIILetter else { return false }
+        return bytes.dropFirst().allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") }
     }
 
     /// Whether a rollout or an experiment may hash `name`: `userId`, `deviceId` or `attr.NAME`.
@@ -28,13 +28,5 @@ public enum ContextAttribute {
         if names.contains(path) || path == customObject { return true }
         guard path.hasPrefix("attr.") else { return false }
         return isValidCustomName(path.dropFirst(5))
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 }

@@ -19,7 +19,7 @@ enum PaddedVersion {
         var parts = text.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "-" }.map(String.init)
         if parts.count == 3 { parts.append("~") }
         return parts.map { part in
-            let numeric = !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            let numeric = !part.isEmpty && part.utf8.allSatisfy(\.isASCIIDigit)
             return numeric && part.utf16.count < 5 ? String(repeating: " ", count: 5 - part.utf16.count) + part : part
         }.joined(separator: "-")
     }
