@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Read scenarios of the benchmark suite: GET of the default tab bar and GET of a user's tab bar (merged per request)
 # from a release tabconfig, and their revalidation (If-None-Match → 304, scenarios revalidate-default and
-# revalidate-user, tabconfig only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
+# revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and
+# context-user: Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context
+# exercises; tabconfig and the ceiling only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
 # C program (Benchmarks/ceiling/, the ceiling of this stack), nginx serving them as static files
 # (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
 # number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
@@ -108,16 +110,32 @@ wait_ready() {
 default_path=/v1/clients/ios-phone/tabs
 user_path=/v1/clients/ios-phone/users/bench-user/tabs
 query='?locale=en'
+# The targeting scenarios: their own client, and a context that keeps all three gated tabs, falls in the rollout
+# (the device's bucket is below 0.5) and in the experiment.
+context_default_path=/v1/clients/bench-targeted/tabs
+context_user_path=/v1/clients/bench-targeted/users/bench-user/tabs
+context_query='?locale=en&platform=ios&appVersion=5.2.0&osVersion=17.4&country=FR&deviceId=bench-device-3'
 www="$work/www"
-mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")"
+mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")" "$(dirname "$www$context_default_path")" \
+  "$(dirname "$www$context_user_path")"
 
-# prepare_user BASE: saves the benchmark user's tab order on a tabconfig at BASE.
+# prepare_user BASE [CLIENT]: saves the benchmark user's tab order on a tabconfig at BASE.
 prepare_user() {
   local status
   status=$(curl -s -o "$work/put.json" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
     -d '{"order": ["profile","favorites","search","home"], "hidden": ["settings"]}' \
-    "$1/v1/clients/ios-phone/users/bench-user/tab-order")
+    "$1/v1/clients/${2:-ios-phone}/users/bench-user/tab-order")
   [ "$status" = 200 ] || { echo "reads: PUT tab-order answered $status: $(cat "$work/put.json")" >&2; exit 1; }
+}
+
+# publish_targeted BASE: publishes Benchmarks/targeted-config.json as client bench-targeted on a tabconfig at BASE.
+publish_targeted() {
+  local status
+  status=$(curl -s -o "$work/publish.json" -w '%{http_code}' -X PUT -H 'Authorization: Bearer bench' \
+    -H 'Content-Type: application/json' --data-binary @Benchmarks/targeted-config.json \
+    "$1/v1/clients/bench-targeted/config")
+  [ "$status" = 201 ] || [ "$status" = 200 ] ||
+    { echo "reads: PUT config answered $status: $(cat "$work/publish.json")" >&2; exit 1; }
 }
 
 # etag_of URL: the ETag a GET of URL answers.
@@ -138,12 +156,21 @@ prepare_user "$base"
 curl -sf -o "$www$user_path" "$base$user_path$query"
 default_bytes=$(wc -c <"$www$default_path")
 user_bytes=$(wc -c <"$www$user_path")
+publish_targeted "$base"
+prepare_user "$base" bench-targeted
+curl -sf -o "$www$context_default_path" "$base$context_default_path$context_query"
+curl -sf -o "$www$context_user_path" "$base$context_user_path$context_query"
+grep -q '"experiment":{"key":"bar-order"' "$www$context_default_path" &&
+  grep -q '"id":"rewards"' "$www$context_default_path" && grep -q '"id":"shop"' "$www$context_default_path" ||
+  { echo "reads: the targeted tab bar lacks the experiment or a gated tab: $(cat "$www$context_default_path")" >&2; exit 1; }
 
 wrk_command="wrk -t1 -c$connections -d${duration}s --latency URL"
 echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);" \
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
   "user tab bar $user_bytes bytes ($user_path$query)"
+echo "targeting: default tab bar $(wc -c <"$www$context_default_path") bytes ($context_default_path$context_query)," \
+  "user tab bar $(wc -c <"$www$context_user_path") bytes ($context_user_path$context_query)"
 echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rounds of $wrk_command against each" \
   "server in turn (the median run is reported)"
 echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads;" \
@@ -206,6 +233,15 @@ verify() {
   echo "$server: both bodies byte-identical to tabconfig's ($default_bytes and $user_bytes bytes), $expected"
 }
 
+# verify_context SERVER BASE: the server answers both targeting paths with tabconfig's bytes.
+verify_context() {
+  local path
+  for path in "$context_default_path" "$context_user_path"; do
+    curl -sf -o "$work/check.json" "$2$path$context_query" && cmp -s "$work/check.json" "$www$path" ||
+      { echo "reads: $1 answers $path with other bytes" >&2; exit 1; }
+  done
+}
+
 declare -A bases=([tabconfig]="$base")
 servers=(tabconfig ceiling nginx hummingbird)
 services=(tabconfig)
@@ -237,6 +273,7 @@ done
 
 port=$(free_port)
 "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
+  "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
   >"$work/ceiling.log" 2>&1 &
 server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
@@ -268,11 +305,18 @@ for server in "${servers[@]}"; do
     *) verify "$server" "${bases[$server]}" application/json ;;
   esac
 done
+verify_context ceiling "${bases[ceiling]}"
+context_servers=(tabconfig ceiling)
 
 # All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
 for server in "${servers[@]}"; do
   for path in "$default_path" "$user_path"; do
     wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$query" >/dev/null 2>&1 || true
+  done
+done
+for server in "${context_servers[@]}"; do
+  for path in "$context_default_path" "$context_user_path"; do
+    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$context_query" >/dev/null 2>&1 || true
   done
 done
 for ((round = 0; round < rounds; round++)); do
@@ -285,6 +329,10 @@ for ((round = 0; round < rounds; round++)); do
     measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
       -H "If-None-Match: ${tags[$server/user]}"
   done
+  for server in "${context_servers[@]}"; do
+    measure context-default "$server" "${bases[$server]}$context_default_path$context_query" "$round"
+    measure context-user "$server" "${bases[$server]}$context_user_path$context_query" "$round"
+  done
 done
 for scenario in get-default get-user; do
   for server in "${servers[@]}"; do
@@ -293,6 +341,11 @@ for scenario in get-default get-user; do
 done
 for scenario in revalidate-default revalidate-user; do
   for server in "${services[@]}"; do
+    summarize "$scenario" "$server"
+  done
+done
+for scenario in context-default context-user; do
+  for server in "${context_servers[@]}"; do
     summarize "$scenario" "$server"
   done
 done
@@ -310,9 +363,10 @@ declare -A label=(
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
-for scenario in get-default get-user revalidate-default revalidate-user; do
+for scenario in get-default get-user revalidate-default revalidate-user context-default context-user; do
   shown_servers=("${servers[@]}")
   [[ $scenario == revalidate-* ]] && shown_servers=("${services[@]}")
+  [[ $scenario == context-* ]] && shown_servers=("${context_servers[@]}")
   for server in "${shown_servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
@@ -334,5 +388,7 @@ target get-default/ceiling "$(ratio get-default ceiling)" ">=" 0.85
 target get-default/nginx "$(ratio get-default nginx)" ">=" 1.2
 target get-default/hummingbird "$(ratio get-default hummingbird)" ">=" 2
 target get-user/ceiling "$(ratio get-user ceiling)" ">=" 0.6
+target context-default/ceiling "$(ratio context-default ceiling)" ">=" 0.85
+target context-user/ceiling "$(ratio context-user ceiling)" ">=" 0.6
 printf '%s\n' "${targets[@]}"
 exit "$failed"

@@ -3,6 +3,8 @@ extension RequestContext {
     public static let maximumCustomAttributes = 16
     /// The longest custom attribute value, in characters.
     public static let maximumCustomValueLength = 256
+    /// The longest `appVersion` or `osVersion`, in bytes.
+    public static let maximumVersionLength = 64
     /// The query parameters that are part of a context besides `attr.NAME`.
     public static let parameterNames = ["platform", "appVersion", "osVersion", "country", "deviceId"]
 
@@ -72,7 +74,7 @@ extension RequestContext {
                 }
             return valid ? nil : "a platform is 1…32 letters, digits, '.', '_' or '-' (e.g. ios, android)"
         case "appVersion", "osVersion":
-            return VersionString.isWellFormed(value)
+            return value.utf8.count <= maximumVersionLength && VersionFormat.isWellFormed(value)
                 ? nil : "'\(value.prefix(64))' is not a version (e.g. 5.2.0, 17.4.1, 5.2.0-beta.1)"
         case "country":
             return isCountryCode(value) ? nil : "a country is an ISO 3166-1 alpha-2 code (e.g. FR)"

@@ -47,8 +47,8 @@ public struct TargetingPlan: Sendable {
         func add(_ tabs: [Tab], at pointer: String, parent: Int?) {
             for (index, tab) in tabs.enumerated() {
                 let tabPointer = JSONPointer.appending(index, to: pointer)
-                let startsAt = tab.startsAt.flatMap(Timestamp.parse)
-                let endsAt = tab.endsAt.flatMap(Timestamp.parse)
+                let startsAt = tab.startsAt.flatMap(Timestamp.parseTimestamp)
+                let endsAt = tab.endsAt.flatMap(Timestamp.parseTimestamp)
                 boundaries += [startsAt, endsAt].compactMap { $0 }
                 let hasRule = tab.when != nil || tab.rollout != nil || startsAt != nil || endsAt != nil
                 entries.append(
