@@ -4,5 +4,5 @@
 /// changes only when the API does.
 public enum BuildInfo {
     /// The service's version (semantic versioning).
-    public static let version = "0.13.0"
+    public static let version = "0.14.0"
 }
