@@ -57,6 +57,38 @@ struct EncodedTabBarTests {
         }
     }
 
+    @Test("with targeting: every outcome's user bodies equal encoding its resolved tab bar")
+    func targetedOutcomes() throws {
+        var document = try #require(try JSONSerialization.jsonObject(with: TabBarConfig.sample.encoded()) as? [String: Any])
+        var tabs = try #require(document["tabs"] as? [[String: Any]])
+        tabs[1]["when"] = ["platform": "ios"]
+        tabs[3]["rollout"] = ["coverage": 0.5, "hashAttribute": "deviceId"]
+        document["tabs"] = tabs
+        document["experiments"] = [
+            ["key": "order", "hashAttribute": "deviceId", "variations": [[:], ["order": [tabs[4]["id"]], "maxVisibleTabs": 3]]]
+        ]
+        let config = try TabBarConfig.decode(json: JSONSerialization.data(withJSONObject: document)).get()
+        let live = Self.live(config)
+        let ids = config.tabs.map(\.id)
+        var generator = SplitMix64(seed: 5)
+        var keys: Set<String> = []
+        for device in 0..<40 {
+            let context = RequestContext(platform: device % 3 == 0 ? "android" : "ios", deviceId: "device-\(device)")
+            let outcome = live.targeting.evaluate(context, at: Date())
+            keys.insert(outcome.key)
+            let encoded = EncodedTabBar(live: live, locale: "en", outcome: outcome)
+            #expect(encoded.defaultBody == CanonicalJSON.encode(
+                config.resolve(client: "ios-phone", version: 3, locale: "en", saved: nil, outcome: outcome)))
+            for _ in 0..<20 {
+                let saved = Self.randomSaved(ids: ids, using: &generator)
+                let expected = CanonicalJSON.encode(
+                    config.resolve(client: "ios-phone", version: 3, locale: "en", saved: saved, outcome: outcome))
+                #expect(encoded.userBody(saved) == expected, "\(outcome.key), \(saved)")
+            }
+        }
+        #expect(keys.count >= 4, "\(keys)")
+    }
+
     @Test("a replacement in the summary goes through the encoder and still matches")
     func replacedSummary() throws {
         let config = Self.variedConfig

@@ -172,6 +172,26 @@ struct TargetingEndpointTests {
         }
     }
 
+    @Test("an order written from a build without shop, with its context, keeps shop's stored place")
+    func writeFromOldBuild() throws {
+        try TestApp.with { app in
+            try app.publish("shop-app", Self.shopConfig)
+            _ = try app.saveOrder("shop-app", "ann", order: ["shop", "profile", "home", "search"])
+            let written = try app.request(
+                "PUT", "/v1/clients/shop-app/users/ann/tab-order?platform=ios&appVersion=5.1.9",
+                json: ["order": ["search", "profile", "home"], "hidden": [String]()])
+            #expect(written.status == 200)
+            #expect((try written.json() as? [String: Any])?["order"] as? [String] == ["shop", "search", "profile", "home"])
+            let old = try app.userTabs("shop-app", "ann", query: "?platform=ios&appVersion=5.1.9")
+            #expect(old.tabs.map(\.id) == ["search", "profile", "home"])
+            let new = try app.userTabs("shop-app", "ann", query: "?platform=ios&appVersion=5.2.0")
+            #expect(new.tabs.map(\.id) == ["shop", "search", "profile", "home"])
+            let malformed = try app.request(
+                "PUT", "/v1/clients/shop-app/users/ann/tab-order?appVersion=x", json: ["order": ["home"]])
+            #expect(malformed.status == 400)
+        }
+    }
+
     @Test("Cache-Control max-age never outlives the next startsAt or endsAt")
     func cacheControlBounded() throws {
         let soon = Date().addingTimeInterval(120)

@@ -262,6 +262,20 @@ struct TargetingTests {
         #expect(newBuild.tabs.map(\.id) == ["shop", "profile", "home", "search"])
     }
 
+    @Test("a customization written without the absent tabs keeps their stored places and hidden state")
+    func keepingAbsent() {
+        let previous = Customization(order: ["home", "shop", "deals", "search", "profile"], hidden: ["deals", "news"])
+        let written = Customization(order: ["profile", "search", "home"], hidden: [])
+        let kept = written.keeping(["shop", "deals", "gone"], from: previous)
+        #expect(kept.order == ["profile", "search", "home", "shop", "deals"])
+        #expect(kept.hidden == ["deals"])
+        let first = Customization(order: ["shop", "home"]).keeping(["shop"], from: Customization(order: ["home"]))
+        #expect(first.order == ["shop", "home"])
+        let leading = Customization(order: ["search", "home"]).keeping(["shop"], from: Customization(order: ["shop", "home", "search"]))
+        #expect(leading.order == ["shop", "search", "home"])
+        #expect(written.keeping([], from: previous) == written)
+    }
+
     @Test("a gone tab whose replacement is absent for the request is neither dropped nor replaced")
     func replacementAbsent() {
         let config = TabBarConfig(tabs: [
