@@ -339,6 +339,21 @@ struct TargetingTests {
         #expect(noUser.experiments[1].reason == ExplanationReason(pointer: "/experiments/1", message: "the request has no userId to hash"))
     }
 
+    @Test("a memoized condition answers as the evaluator does, before and past its bound, twice over")
+    func memoizedCondition() throws {
+        let json = try JSONParser.parse(Data(#"{"$or":[{"appVersion":{"$vgte":"5.2"}},{"userId":{"$regex":"7$"}}],"attr.tier":{"$ne":"x"}}"#.utf8))
+        let memo = MemoizedCondition(json)
+        let evaluator = ConditionEvaluator()
+        for round in 0..<2 {
+            for index in 0..<(MemoizedCondition.maximumEntries + 500) {
+                var context = RequestContext(appVersion: "5.\(index % 4)", userId: "u\(index)")
+                if index % 3 == 0 { context.custom["tier"] = index % 2 == 0 ? "x" : "gold" }
+                let attributes = context.attributes
+                #expect(memo.holds(attributes, evaluator: evaluator) == evaluator.evalCondition(attributes, json), "round \(round), \(index)")
+            }
+        }
+    }
+
     @Test("explain agrees with evaluate over many contexts")
     func explainAgrees() {
         let config = TabBarConfig(

@@ -61,6 +61,9 @@ struct ConditionEvaluator: Sendable {
 extension JSONValue {
     /// The value at a dot-separated path (`attr.tier`), null when any step is missing.
     func value(atPath path: String) -> JSONValue {
+        if !path.utf8.contains(UInt8(ascii: ".")) {
+            return isTruthy ? javaScriptProperty(path) ?? .null : .null
+        }
         var current = self
         for part in path.split(separator: ".", omittingEmptySubsequences: false) {
             guard current.isTruthy, let next = current.javaScriptProperty(String(part)) else { return .null }

@@ -89,6 +89,7 @@ extension JSONValue {
     /// array-index keys ("0", "12") first in ascending order, then the others in document order.
     var javaScriptEntries: [JSONMember] {
         guard case .object(let members) = self else { return [] }
+        if Self.isInJavaScriptOrder(members) { return members }
         var order: [String] = []
         var values: [String: JSONValue] = [:]
         for member in members {
@@ -97,6 +98,21 @@ extension JSONValue {
         let indices = order.compactMap { key in JSONValue.arrayIndex(key).map { (key, $0) } }.sorted { $0.1 < $1.1 }
         let others = order.filter { JSONValue.arrayIndex($0) == nil }
         return (indices.map(\.0) + others).compactMap { key in values[key].map { JSONMember(key: key, value: $0) } }
+    }
+
+    /// Whether a few members are already what `javaScriptEntries` gives: no key repeats and none is an array index
+    /// (those start with a digit). Conditions are such objects; checking costs no allocation, where reordering does.
+    private static func isInJavaScriptOrder(_ members: [JSONMember]) -> Bool {
+        guard members.count <= 8 else { return false }
+        for (index, member) in members.enumerated() {
+            if let first = member.key.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+                return false
+            }
+            for earlier in members[..<index] where earlier.key == member.key {
+                return false
+            }
+        }
+        return true
     }
 
     /// The key's value as a JavaScript property lookup (`key in value`) finds it, for objects and arrays.

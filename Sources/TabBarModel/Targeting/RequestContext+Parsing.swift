@@ -16,15 +16,23 @@ extension RequestContext {
         query items: [(name: String, value: String)], trustedCountry: String? = nil
     ) -> Result<RequestContext, ContextProblem> {
         var context = RequestContext()
-        var seen: Set<String> = []
+        var seen: UInt8 = 0
         for (name, value) in items {
             let isCustom = name.hasPrefix("attr.")
-            guard isCustom || parameterNames.contains(name) else { continue }
-            guard seen.insert(name).inserted else {
+            let attribute = isCustom ? String(name.dropFirst(5)) : ""
+            let bit: UInt8
+            if isCustom {
+                bit = 0
+            } else if let index = parameterNames.firstIndex(of: name) {
+                bit = 1 << index
+            } else {
+                continue
+            }
+            guard seen & bit == 0, !isCustom || context.custom[attribute] == nil else {
                 return .failure(ContextProblem(parameter: name, message: "'\(name)' is given more than once"))
             }
+            seen |= bit
             if isCustom {
-                let attribute = String(name.dropFirst(5))
                 guard ContextAttribute.isValidCustomName(attribute) else {
                     return .failure(
                         ContextProblem(

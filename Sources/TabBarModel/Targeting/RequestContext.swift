@@ -57,14 +57,18 @@ public struct RequestContext: Sendable, Equatable {
     /// The attributes conditions are evaluated against: one member per value present, `attr` when any custom one is.
     var attributes: JSONValue {
         var members: [JSONMember] = []
-        members.reserveCapacity(10)
-        let fields: [(String, String?)] = [
-            ("platform", platform), ("appVersion", appVersion), ("osVersion", osVersion), ("country", country),
-            ("deviceId", deviceId), ("locale", locale), ("language", language), ("userId", userId),
-        ]
-        for (name, value) in fields {
+        members.reserveCapacity(9)
+        func add(_ name: String, _ value: String?) {
             if let value { members.append(JSONMember(key: name, value: .string(value))) }
         }
+        add("platform", platform)
+        add("appVersion", appVersion)
+        add("osVersion", osVersion)
+        add("country", country)
+        add("deviceId", deviceId)
+        add("locale", locale)
+        add("language", language)
+        add("userId", userId)
         if !custom.isEmpty {
             let attributes = custom.keys.sorted().map { JSONMember(key: $0, value: .string(custom[$0] ?? "")) }
             members.append(JSONMember(key: ContextAttribute.customObject, value: .object(attributes)))

@@ -54,7 +54,7 @@ extension TargetingPlan {
             return ExplanationReason(
                 pointer: entry.pointer + "/endsAt", message: "ended at \(CanonicalJSON.timestamp(endsAt))")
         }
-        if let when = entry.when, let failure = evaluator.firstFailure(attributes, when, at: entry.pointer + "/when") {
+        if let when = entry.when, let failure = evaluator.firstFailure(attributes, when.json, at: entry.pointer + "/when") {
             return Self.reason(failure)
         }
         if let rollout = entry.rollout {
@@ -77,7 +77,7 @@ extension TargetingPlan {
         of experiment: CompiledExperiment, context: RequestContext, attributes: JSONValue
     ) -> ExplanationReason? {
         if let when = experiment.when,
-            let failure = evaluator.firstFailure(attributes, when, at: experiment.pointer + "/when")
+            let failure = evaluator.firstFailure(attributes, when.json, at: experiment.pointer + "/when")
         {
             return Self.reason(failure)
         }

@@ -9,7 +9,7 @@ public struct TargetingPlan: Sendable {
         let pointer: String
         /// The index of the parent entry; nil at the top level.
         let parent: Int?
-        let when: JSONValue?
+        let when: MemoizedCondition?
         let rollout: Rollout?
         let startsAt: Date?
         let endsAt: Date?
@@ -23,13 +23,17 @@ public struct TargetingPlan: Sendable {
     struct CompiledExperiment: Sendable {
         let key: String
         let pointer: String
-        let when: JSONValue?
+        let when: MemoizedCondition?
         let seed: String
         let hashAttribute: String
         let ranges: [VariationRange]
+        /// Per variation, its part of an outcome key: `.e`, the experiment's index, `v`, the variation.
+        let outcomeKeys: [String]
     }
 
     let entries: [Entry]
+    /// Indices of the entries with a rule of their own that can be shown, in document order.
+    let ruled: [Int]
     let experiments: [CompiledExperiment]
     let evaluator: ConditionEvaluator
     /// Every `startsAt` and `endsAt`, sorted.
@@ -53,7 +57,7 @@ public struct TargetingPlan: Sendable {
                 let hasRule = tab.when != nil || tab.rollout != nil || startsAt != nil || endsAt != nil
                 entries.append(
                     Entry(
-                        id: tab.id, pointer: tabPointer, parent: parent, when: tab.when?.json, rollout: tab.rollout,
+                        id: tab.id, pointer: tabPointer, parent: parent, when: tab.when.map { MemoizedCondition($0.json) }, rollout: tab.rollout,
                         startsAt: startsAt, endsAt: endsAt, hidden: tab.deprecated == .hard,
                         ordinal: hasRule ? ordinal : nil))
                 if hasRule { ordinal += 1 }
@@ -64,16 +68,18 @@ public struct TargetingPlan: Sendable {
         }
         add(config.tabs, at: "/tabs", parent: nil)
         self.entries = entries
+        ruled = entries.indices.filter { entries[$0].ordinal != nil && !entries[$0].hidden }
         targetedCount = ordinal
         self.boundaries = boundaries.sorted()
         experiments = (config.experiments ?? []).enumerated().map { index, experiment in
             CompiledExperiment(
-                key: experiment.key, pointer: "/experiments/\(index)", when: experiment.when?.json,
+                key: experiment.key, pointer: "/experiments/\(index)", when: experiment.when.map { MemoizedCondition($0.json) },
                 seed: experiment.seed ?? experiment.key,
                 hashAttribute: experiment.hashAttribute ?? Self.defaultHashAttribute,
                 ranges: Bucketing.getBucketRanges(
                     numVariations: experiment.variations.count, coverage: experiment.coverage,
-                    weights: experiment.weights))
+                    weights: experiment.weights),
+                outcomeKeys: experiment.variations.indices.map { ".e\(index)v\($0)" })
         }
         evaluator = ConditionEvaluator(
             savedGroups: (config.groups ?? [:]).mapValues { $0.map(JSONValue.string) })
@@ -93,23 +99,29 @@ public struct TargetingPlan: Sendable {
     public func evaluate(_ context: RequestContext, at now: Date) -> TargetingOutcome {
         if isEmpty { return .everything }
         let attributes = context.attributes
-        var absent = [Bool](repeating: false, count: entries.count)
-        var absentIDs: Set<String> = []
-        var bits = [UInt8](repeating: 0, count: (targetedCount + 3) / 4)
-        for (index, entry) in entries.enumerated() {
-            if let parent = entry.parent, absent[parent] {
-                absent[index] = true
-            } else if let ordinal = entry.ordinal, !entry.hidden,
-                !holds(entry, context: context, attributes: attributes, at: now)
-            {
-                absent[index] = true
-                bits[ordinal / 4] |= 1 << (ordinal % 4)
+        // Marks of the entries whose own rules failed, allocated at the first failure: most requests have none.
+        var absent: [Bool] = []
+        var bits: [UInt8] = []
+        for index in ruled where absent.isEmpty || !hasAbsentAncestor(index, absent) {
+            let entry = entries[index]
+            guard !holds(entry, context: context, attributes: attributes, at: now), let ordinal = entry.ordinal else {
+                continue
             }
-            if absent[index], !entry.hidden { absentIDs.insert(entry.id) }
+            if absent.isEmpty {
+                absent = [Bool](repeating: false, count: entries.count)
+                bits = [UInt8](repeating: 0, count: (targetedCount + 3) / 4)
+            }
+            absent[index] = true
+            bits[ordinal / 4] |= 1 << (ordinal % 4)
         }
+        var absentIDs: Set<String> = []
         var key = ""
-        if !absentIDs.isEmpty {
-            key += ".a" + String(bits.reversed().map { String($0, radix: 16) }.joined().drop { $0 == "0" })
+        if !absent.isEmpty {
+            for index in entries.indices {
+                if let parent = entries[index].parent, absent[parent] { absent[index] = true }
+                if absent[index], !entries[index].hidden { absentIDs.insert(entries[index].id) }
+            }
+            key = ".a" + String(bits.reversed().map { String($0, radix: 16) }.joined().drop { $0 == "0" })
         }
         var assignment: ExperimentAssignment?
         var experimentIndex: Int?
@@ -117,7 +129,7 @@ public struct TargetingPlan: Sendable {
             if let variation = variation(of: experiment, context: context, attributes: attributes) {
                 assignment = ExperimentAssignment(key: experiment.key, variation: variation)
                 experimentIndex = index
-                key += ".e\(index)v\(variation)"
+                key += experiment.outcomeKeys[variation]
                 break
             }
         }
@@ -125,11 +137,21 @@ public struct TargetingPlan: Sendable {
             key: key, absentIDs: absentIDs, experiment: assignment, experimentIndex: experimentIndex)
     }
 
+    /// Whether an ancestor of the entry at `index` is marked in `absent`.
+    private func hasAbsentAncestor(_ index: Int, _ absent: [Bool]) -> Bool {
+        var current = entries[index].parent
+        while let parent = current {
+            if absent[parent] { return true }
+            current = entries[parent].parent
+        }
+        return false
+    }
+
     /// Whether an entry's own rules let it exist: its time window, its condition, its rollout.
     func holds(_ entry: Entry, context: RequestContext, attributes: JSONValue, at now: Date) -> Bool {
         if let startsAt = entry.startsAt, now < startsAt { return false }
         if let endsAt = entry.endsAt, now >= endsAt { return false }
-        if let when = entry.when, !evaluator.evalCondition(attributes, when) { return false }
+        if let when = entry.when, !when.holds(attributes, evaluator: evaluator) { return false }
         if let rollout = entry.rollout {
             guard let bucket = bucket(of: rollout, tab: entry.id, context: context) else { return false }
             return bucket < rollout.coverage
@@ -145,7 +167,7 @@ public struct TargetingPlan: Sendable {
 
     /// The variation of an experiment a request gets, nil when it takes no part.
     func variation(of experiment: CompiledExperiment, context: RequestContext, attributes: JSONValue) -> Int? {
-        if let when = experiment.when, !evaluator.evalCondition(attributes, when) { return nil }
+        if let when = experiment.when, !when.holds(attributes, evaluator: evaluator) { return nil }
         guard let value = context.hashValue(of: experiment.hashAttribute),
             let bucket = Bucketing.hash(seed: experiment.seed, value: value, version: 2)
         else { return nil }
