@@ -35,7 +35,7 @@ public struct RequestHead {
 
     /// Every query argument, in order, as ``Request/queryItems`` holds them.
     public func queryItems() -> [(name: String, value: String)] {
-        DaemonCallbacks.values(connection, kind: .GET_ARGUMENT_KIND, expected: 0)
+        DaemonCallbacks.values(connection, kind: .GET_ARGUMENT_KIND, expected: 8)
     }
 
     /// The first value of the header field `name`, compared ignoring case.

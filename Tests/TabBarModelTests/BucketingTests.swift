@@ -30,4 +30,14 @@ struct BucketingTests {
         let precomposed = Bucketing.hash(seed: "seed", value: "\u{E9}", version: 2)
         #expect(precomposed != Bucketing.hash(seed: "seed", value: "e\u{301}", version: 2))
     }
+
+    @Test("FNV-1a continued over a second string and over a number's digits equals hashing the built string")
+    func fnvWithoutBuilding() {
+        for number: UInt32 in [0, 7, 10, 99_999, 1_234_567_890, .max] {
+            #expect(FNV1a.hash(decimal: number) == FNV1a.hash(utf16: String(number)))
+        }
+        for (seed, value) in [("", ""), ("shop-2026", "user-7"), ("é", "😀x"), ("rewards-2026", "bench-device-3")] {
+            #expect(FNV1a.hash(utf16: value, continuing: FNV1a.hash(utf16: seed)) == FNV1a.hash(utf16: seed + value))
+        }
+    }
 }

@@ -12,8 +12,8 @@ enum Bucketing {
     static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 2:
-            let inner = FNV1a.hash(utf16: seed + value)
-            return Double(FNV1a.hash(utf16: String(inner)) % 10000) / 10000
+            let inner = FNV1a.hash(utf16: value, continuing: FNV1a.hash(utf16: seed))
+            return Double(FNV1a.hash(decimal: inner) % 10000) / 10000
         case 1:
             return Double(FNV1a.hash(utf16: value + seed) % 1000) / 1000
         default:

@@ -6,10 +6,38 @@ enum FNV1a {
 
     /// The hash of the string's UTF-16 code units.
     static func hash(utf16 text: String) -> UInt32 {
-        var value = offsetBasis
+        hash(utf16: text, continuing: offsetBasis)
+    }
+
+    /// The hash of `text` appended to what `value` is the hash of: `hash(utf16: a + b)` is
+    /// `hash(utf16: b, continuing: hash(utf16: a))`, without building `a + b`.
+    static func hash(utf16 text: String, continuing value: UInt32) -> UInt32 {
+        var value = value
         for unit in text.utf16 {
             value ^= UInt32(unit)
             value &*= prime
+        }
+        return value
+    }
+
+    /// The hash of the decimal digits of `number`, as `hash(utf16: String(number))`, without building the string.
+    static func hash(decimal number: UInt32) -> UInt32 {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+        }
+        var value = offsetBasis
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                value ^= UInt32(buffer[index])
+                value &*= prime
+            }
         }
         return value
     }

@@ -43,8 +43,16 @@ struct MemoizedCondition: Sendable {
     }
 
     /// The values at the paths, one after another (`s` and the string, or `-` for none, each after a U+0000, which
-    /// no context value holds); nil when one is neither a string nor missing.
+    /// no context value holds); of a single path, its string or U+0000 for none. Nil when a value is neither a
+    /// string nor missing.
     private func key(_ attributes: JSONValue) -> String? {
+        if paths.count == 1 {
+            switch attributes.value(atPath: paths[0]) {
+            case .null: return "\u{0}"
+            case .string(let value): return value
+            default: return nil
+            }
+        }
         var key = ""
         for path in paths {
             key.unicodeScalars.append("\u{0}")
