@@ -31,6 +31,14 @@ extension FileStore {
         return fd
     }
 
+    /// Releases the lock `lockDirectory` took and closes its descriptor. Unlocked before it is closed: a child process
+    /// being spawned by another thread holds a copy of every descriptor until it execs, and with it the lock, which
+    /// closing alone would leave held for that long.
+    static func unlockDirectory(_ fd: Int32) {
+        flock(fd, LOCK_UN)
+        Glibc.close(fd)
+    }
+
     /// Whether another process holds the lock of `path`; only reads (a missing lock file means no).
     static func isLocked(_ path: String, io: FileIO) -> Bool {
         guard let fd = try? io.open(lockPath(path), O_RDONLY) else { return false }

@@ -67,7 +67,7 @@ public final class FileStore: TabBarStore {
                 throw StoreOpenError("cannot open the customizations in \(path): \(error)")
             }
         } catch {
-            Glibc.close(lockDescriptor)
+            Self.unlockDirectory(lockDescriptor)
             throw error
         }
         lockFile = Mutex(lockDescriptor)
@@ -130,7 +130,7 @@ public final class FileStore: TabBarStore {
         configWrites.withLock { _ in
             log.close()
             lockFile.withLock { fd in
-                if fd >= 0 { Glibc.close(fd) }
+                if fd >= 0 { Self.unlockDirectory(fd) }
                 fd = -1
             }
         }

@@ -41,7 +41,7 @@ public enum StoreRecovery {
         let io = FileIO()
         try requireDirectory(path, io: io)
         let lock = try FileStore.lockDirectory(path, io: io)
-        defer { Glibc.close(lock) }
+        defer { FileStore.unlockDirectory(lock) }
         let examination = try examine(path, io: io, inUse: false)
         var report = examination.report
         for index in report.files.indices where !report.files[index].isClean {
