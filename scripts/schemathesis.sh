@@ -35,11 +35,16 @@ export TABCONFIG_TEST_ADMIN_TOKEN=$token
 
 server_env=(TABCONFIG_ADMIN_TOKEN=$token)
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+excluded=()
 examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
 workers=2
 if [ "$mode" = --hostile ]; then
   server_env+=(TABCONFIG_JWT_HS256_SECRET=$secret)
   checks=all
+  # All but use_after_free: a DELETE of a tab order resets it, and the tab order then reads as the default (200,
+  # revision 0) by design, as it does before any write; a deleted client's 404 is in ConfigEndpointTests. (A
+  # per-operation "enabled = false" in schemathesis.toml does not hold against --checks all.)
+  excluded=(--exclude-checks use_after_free)
   examples=${SCHEMATHESIS_HOSTILE_EXAMPLES:-500}
   # One worker: the stateful phase changes the server's data, and with one worker the same seed replays the same run.
   workers=1
@@ -54,7 +59,7 @@ status=0
 "$tools/schemathesis" run openapi.yaml \
   --exclude-path '/v1/clients/{client}/tabs/events' \
   --url "http://127.0.0.1:$port" \
-  --checks "$checks" \
+  --checks "$checks" "${excluded[@]}" \
   --max-examples "$examples" \
   --seed "${SCHEMATHESIS_SEED:-20261122}" \
   --workers "$workers" \
