@@ -1,22 +1,8 @@
 extension JSONValue: Decodable {
-    /// A coding key for any object member.
-    private struct MemberKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-
-        init(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            nil
-        }
-    }
-
     /// Whatever JSON value the decoder holds. A `Decoder` neither keeps member order nor duplicate keys, so object
     /// members come sorted by key.
     init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: MemberKey.self) {
+        if let object = try? decoder.container(keyedBy: JSONMemberKey.self) {
             var members: [JSONMember] = []
             for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 let value = try object.decodeNil(forKey: key) ? .null : try object.decode(JSONValue.self, forKey: key)

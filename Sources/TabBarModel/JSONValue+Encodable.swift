@@ -1,18 +1,4 @@
 extension JSONValue: Encodable {
-    /// A coding key for any object member.
-    private struct MemberKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-
-        init(stringValue: String) {
-            self.stringValue = stringValue
-        }
-
-        init?(intValue: Int) {
-            nil
-        }
-    }
-
     /// The value as JSON; object members in order (an encoder with sorted keys sorts them), duplicates as the
     /// encoder keeps them.
     func encode(to encoder: any Encoder) throws {
@@ -38,9 +24,9 @@ extension JSONValue: Encodable {
                 try array.encode(element)
             }
         case .object(let members):
-            var object = encoder.container(keyedBy: MemberKey.self)
+            var object = encoder.container(keyedBy: JSONMemberKey.self)
             for member in members {
-                try object.encode(member.value, forKey: MemberKey(stringValue: member.key))
+                try object.encode(member.value, forKey: JSONMemberKey(stringValue: member.key))
             }
         }
     }
