@@ -353,25 +353,38 @@ enum DaemonCallbacks {
         ("GET", "GET"), ("PUT", "PUT"), ("HEAD", "HEAD"), ("POST", "POST"), ("DELETE", "DELETE"),
     ]
 
-    /// Collects the key–value pairs of one kind, in the order libmicrohttpd holds them.
+    /// Every value of `kind` on the connection, in order, as name-value pairs (`expected`: the capacity to reserve).
     static func values(
         _ connection: OpaquePointer, kind: MHD_ValueKind, expected: Int
     ) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         pairs.reserveCapacity(expected)
-        withUnsafeMutablePointer(to: &pairs) { pointer in
-            _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+        forEachValue(connection, kind: kind) { name, value in
+            pairs.append((name, value))
+            return true
         }
         return pairs
     }
 
-    /// Appends one pair to the array `cls` points to, for the duration of one `MHD_get_connection_values` call.
-    private static let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    /// Calls `body` with each value of `kind` on the connection in order ("" for one without a value), until it
+    /// returns false.
+    static func forEachValue(
+        _ connection: OpaquePointer, kind: MHD_ValueKind, _ body: (_ name: String, _ value: String) -> Bool
+    ) {
+        withoutActuallyEscaping(body) { body in
+            var body = body
+            withUnsafeMutablePointer(to: &body) { pointer in
+                _ = MHD_get_connection_values(connection, kind, visitValue, pointer)
+            }
+        }
+    }
+
+    /// Hands one value to the closure `cls` points to, for the duration of one `MHD_get_connection_values` call.
+    private static let visitValue: MHD_KeyValueIterator = { cls, _, key, value in
         guard let cls, let key else {
             return .YES
         }
-        let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
-        pairs.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
-        return .YES
+        let body = cls.assumingMemoryBound(to: ((String, String) -> Bool).self).pointee
+        return body(String(cString: key), value.map { String(cString: $0) } ?? "") ? .YES : .NO
     }
 }

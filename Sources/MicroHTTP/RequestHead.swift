@@ -33,9 +33,15 @@ public struct RequestHead {
         Self.lookup(name, kind: .GET_ARGUMENT_KIND, on: connection)
     }
 
-    /// Every query argument, in order, as ``Request/queryItems`` holds them.
-    public func queryItems() -> [(name: String, value: String)] {
-        DaemonCallbacks.values(connection, kind: .GET_ARGUMENT_KIND, expected: 8)
+    /// How many query arguments there are, counted without copying any.
+    public var queryCount: Int {
+        Int(MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil))
+    }
+
+    /// Calls `body` with each query argument in order, as ``Request/queryItems`` holds them, until it returns false;
+    /// nothing is collected.
+    public func forEachQueryItem(_ body: (_ name: String, _ value: String) -> Bool) {
+        DaemonCallbacks.forEachValue(connection, kind: .GET_ARGUMENT_KIND, body)
     }
 
     /// The first value of the header field `name`, compared ignoring case.

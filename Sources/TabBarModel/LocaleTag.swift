@@ -31,7 +31,8 @@ enum LocaleTag {
 
     /// The language subtag: everything before the first "-".
     static func language(of tag: String) -> String {
-        String(tag.prefix { $0 != "-" })
+        guard let dash = tag.utf8.firstIndex(of: UInt8(ascii: "-")) else { return tag }
+        return String(tag[..<dash])
     }
 
     /// The first of `tags` (in sorted order, for determinism) equal to `tag` ignoring case.

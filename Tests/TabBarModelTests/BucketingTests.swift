@@ -25,6 +25,16 @@ struct BucketingTests {
         #expect(FNV1a.hash(utf16: "😀") == 3_409_036_472)
     }
 
+    @Test("ASCII text, read as bytes, hashes as its UTF-16 code units; text turning non-ASCII midway too")
+    func asciiAsUTF16() {
+        func reference(_ text: String) -> UInt32 {
+            text.utf16.reduce(FNV1a.offsetBasis) { ($0 ^ UInt32($1)) &* FNV1a.prime }
+        }
+        for text in ["", "a", "bench-device-3", String(repeating: "long-ascii-", count: 20), "abc\u{E9}", "user-😀", "\u{7F}\u{80}"] {
+            #expect(FNV1a.hash(utf16: text) == reference(text), "\(text)")
+        }
+    }
+
     @Test("Canonically equivalent spellings hash differently, as in JavaScript")
     func noNormalization() {
         let precomposed = Bucketing.hash(seed: "seed", value: "\u{E9}", version: 2)

@@ -8,7 +8,7 @@ extension APIHandlers {
     func defaultTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let localeQuery = head.query("locale")
         guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? ""),
-            let context = context(of: head)
+            let context = context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
         }
@@ -26,7 +26,7 @@ extension APIHandlers {
         let localeQuery = head.query("locale")
         guard Self.isUsable(localeQuery), let live = catalog.live(client),
             let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
-            let context = context(of: head)
+            let context = context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
         }
@@ -36,9 +36,21 @@ extension APIHandlers {
         return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match")) ?? answer.response
     }
 
-    /// The head's targeting context; nil when a parameter is malformed (a 400, left to the router).
-    private func context(of head: RequestHead) -> RequestContext? {
-        try? requestContext(head.queryItems(), country: countryHeader.flatMap { head.header(named: $0) })
+    /// The head's targeting context; nil when a parameter is malformed (a 400, left to the router). A query of at
+    /// most `?locale=` (`localeGiven`), as most requests without targeting send, is the empty context, known
+    /// without copying the query.
+    private func context(of head: RequestHead, localeGiven: Bool) -> RequestContext? {
+        let country = countryHeader.flatMap { head.header(named: $0) }
+        if country == nil, head.queryCount == (localeGiven ? 1 : 0) {
+            return RequestContext()
+        }
+        var parser = RequestContextParser()
+        var valid = true
+        head.forEachQueryItem { name, value in
+            valid = parser.read(name: name, value: value) == nil
+            return valid
+        }
+        return valid ? parser.finish(trustedCountry: country) : nil
     }
 
     /// Whether a head's `?locale=` is absent or a well-formed tag: a malformed one is a 400, left to the router.

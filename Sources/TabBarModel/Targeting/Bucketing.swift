@@ -12,13 +12,19 @@ enum Bucketing {
     static func hash(seed: String, value: String, version: Int) -> Double? {
         switch version {
         case 2:
-            let inner = FNV1a.hash(utf16: value, continuing: FNV1a.hash(utf16: seed))
-            return Double(FNV1a.hash(decimal: inner) % 10000) / 10000
+            return hash(seedState: FNV1a.hash(utf16: seed), value: value)
         case 1:
             return Double(FNV1a.hash(utf16: value + seed) % 1000) / 1000
         default:
             return nil
         }
+    }
+
+    /// Version 2 of ``hash(seed:value:version:)`` with the seed already hashed (`FNV1a.hash(utf16: seed)`), as a
+    /// compiled plan keeps it.
+    static func hash(seedState: UInt32, value: String) -> Double {
+        let inner = FNV1a.hash(utf16: value, continuing: seedState)
+        return Double(FNV1a.hash(decimal: inner) % 10000) / 10000
     }
 
     /// GrowthBook's `getBucketRanges`: one `[start, end)` range per variation. Coverage is clamped to 0…1 (absent

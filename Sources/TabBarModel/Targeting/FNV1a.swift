@@ -12,6 +12,17 @@ enum FNV1a {
     /// The hash of `text` appended to what `value` is the hash of: `hash(utf16: a + b)` is
     /// `hash(utf16: b, continuing: hash(utf16: a))`, without building `a + b`.
     static func hash(utf16 text: String, continuing value: UInt32) -> UInt32 {
+        // ASCII text's UTF-8 bytes are its UTF-16 code units, and reading them is several times faster.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var value = value
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                value ^= UInt32(byte)
+                value &*= prime
+            }
+            return value
+        }
+        if let ascii = ascii ?? nil { return ascii }
         var value = value
         for unit in text.utf16 {
             value ^= UInt32(unit)

@@ -14,8 +14,9 @@ struct MemoizedCondition: Sendable {
 
     /// The condition.
     let json: JSONValue
-    /// The attribute paths it reads, sorted.
-    private let paths: [String]
+    /// The context fields at the attribute paths it reads, in the paths' sorted order; nil when a path names no
+    /// field (the `attr` object itself), so that the condition is evaluated every time.
+    private let fields: [ContextField]?
     private let answers: Answers
 
     /// The answers given so far; a class so that copies of the plan share them.
@@ -27,41 +28,44 @@ struct MemoizedCondition: Sendable {
         self.json = json
         var paths: Set<String> = []
         Self.collectPaths(json, into: &paths)
-        self.paths = paths.sorted()
+        let fields = paths.sorted().map(ContextField.init(path:))
+        self.fields = fields.contains(nil) ? nil : fields.compactMap { $0 }
         answers = Answers()
     }
 
-    /// Whether the condition holds for `attributes`, as `evaluator.evalCondition` says.
-    func holds(_ attributes: JSONValue, evaluator: ConditionEvaluator) -> Bool {
-        guard let key = key(attributes) else { return evaluator.evalCondition(attributes, json) }
+    /// Whether the condition holds for `context`, as `evaluator.evalCondition` says of its attributes.
+    /// `attributes`: the context's ``RequestContext/attributes`` once built, built here when an answer is not known.
+    func holds(_ context: RequestContext, attributes: inout JSONValue?, evaluator: ConditionEvaluator) -> Bool {
+        guard let key = key(context) else { return evaluate(context, attributes: &attributes, evaluator: evaluator) }
         if let known = answers.byValues.withLock({ $0[key] }) { return known }
-        let answer = evaluator.evalCondition(attributes, json)
+        let answer = evaluate(context, attributes: &attributes, evaluator: evaluator)
         answers.byValues.withLock { byValues in
             if byValues.count < Self.maximumEntries { byValues[key] = answer }
         }
         return answer
     }
 
-    /// The values at the paths, one after another (`s` and the string, or `-` for none, each after a U+0000, which
-    /// no context value holds); of a single path, its string or U+0000 for none. Nil when a value is neither a
-    /// string nor missing.
-    private func key(_ attributes: JSONValue) -> String? {
-        if paths.count == 1 {
-            switch attributes.value(atPath: paths[0]) {
-            case .null: return "\u{0}"
-            case .string(let value): return value
-            default: return nil
-            }
+    private func evaluate(_ context: RequestContext, attributes: inout JSONValue?, evaluator: ConditionEvaluator) -> Bool {
+        let built = attributes ?? context.attributes
+        attributes = built
+        return evaluator.evalCondition(built, json)
+    }
+
+    /// The values of the fields, one after another (`s` and the string, or `-` for none, each after a U+0000, which
+    /// no context value holds); of a single field, its string or U+0000 for none. Nil when a path names no field.
+    private func key(_ context: RequestContext) -> String? {
+        guard let fields else { return nil }
+        if fields.count == 1 {
+            return context.value(of: fields[0]) ?? "\u{0}"
         }
         var key = ""
-        for path in paths {
+        for field in fields {
             key.unicodeScalars.append("\u{0}")
-            switch attributes.value(atPath: path) {
-            case .null: key.unicodeScalars.append("-")
-            case .string(let value):
+            if let value = context.value(of: field) {
                 key.unicodeScalars.append("s")
                 key += value
-            default: return nil
+            } else {
+                key.unicodeScalars.append("-")
             }
         }
         return key

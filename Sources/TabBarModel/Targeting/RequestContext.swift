@@ -17,7 +17,7 @@ public struct RequestContext: Sendable, Equatable {
     /// The locale the tab bar is resolved in.
     public var locale: String?
     /// The language subtag of `locale`.
-    public var language: String?
+    public var language: String? { locale.map(LocaleTag.language(of:)) }
     /// The user of a user tab bar.
     public var userId: String?
 
@@ -33,25 +33,39 @@ public struct RequestContext: Sendable, Equatable {
         self.deviceId = deviceId
         self.custom = custom
         self.userId = userId
-        setLocale(locale)
+        self.locale = locale
     }
 
-    /// Sets `locale` and its `language`.
+    /// Sets `locale` (and with it `language`).
     public mutating func setLocale(_ locale: String?) {
         self.locale = locale
-        language = locale.map(LocaleTag.language(of:))
     }
 
     /// The value of a hash attribute (`userId`, `deviceId`, `attr.NAME`); nil when the request has none.
     func hashValue(of attribute: String) -> String? {
-        let value: String? =
-            switch attribute {
-            case "userId": userId
-            case "deviceId": deviceId
-            default: attribute.hasPrefix("attr.") ? custom[String(attribute.dropFirst(5))] : nil
-            }
-        guard let value, !value.isEmpty else { return nil }
+        guard ContextAttribute.isHashable(attribute), let field = ContextField(path: attribute) else { return nil }
+        return hashValue(of: field)
+    }
+
+    /// The value of a hash attribute's field; nil when the request has none or an empty one.
+    func hashValue(of field: ContextField) -> String? {
+        guard let value = value(of: field), !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The value of a field; nil when the request has none.
+    func value(of field: ContextField) -> String? {
+        switch field {
+        case .platform: platform
+        case .appVersion: appVersion
+        case .osVersion: osVersion
+        case .country: country
+        case .deviceId: deviceId
+        case .locale: locale
+        case .language: language
+        case .userId: userId
+        case .custom(let name): custom.isEmpty ? nil : custom[name]
+        }
     }
 
     /// The attributes conditions are evaluated against: one member per value present, `attr` when any custom one is.

@@ -5,6 +5,7 @@ extension TargetingPlan {
     /// experiment, whether it applies and, if not, the first rule that failed with its pointer.
     public func explain(_ context: RequestContext, at now: Date) -> TargetingExplanation {
         let attributes = context.attributes
+        var known: JSONValue? = attributes
         var reasons: [ExplanationReason?] = []
         reasons.reserveCapacity(entries.count)
         var tabs: [TabExplanation] = []
@@ -34,7 +35,7 @@ extension TargetingPlan {
                 explanation.reason = reason
             } else {
                 explanation.applied = true
-                explanation.variation = variation(of: experiment, context: context, attributes: attributes)
+                explanation.variation = variation(of: experiment, context: context, attributes: &known)
                 applied = experiment.pointer
             }
             experimentsExplained.append(explanation)
@@ -59,7 +60,7 @@ extension TargetingPlan {
         }
         if let rollout = entry.rollout {
             let attribute = rollout.hashAttribute ?? Self.defaultHashAttribute
-            guard let bucket = bucket(of: rollout, tab: entry.id, context: context) else {
+            guard let bucket = bucket(of: entry, context: context) else {
                 return ExplanationReason(
                     pointer: entry.pointer + "/rollout", message: "the request has no \(attribute) to hash")
             }
@@ -81,9 +82,7 @@ extension TargetingPlan {
         {
             return Self.reason(failure)
         }
-        guard let value = context.hashValue(of: experiment.hashAttribute),
-            let bucket = Bucketing.hash(seed: experiment.seed, value: value, version: 2)
-        else {
+        guard let bucket = bucket(of: experiment, context: context) else {
             return ExplanationReason(
                 pointer: experiment.pointer, message: "the request has no \(experiment.hashAttribute) to hash")
         }

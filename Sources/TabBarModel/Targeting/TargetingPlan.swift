@@ -3,8 +3,9 @@ import Foundation
 /// A config's targeting rules compiled once (docs/ARCHITECTURE.md, "Targeting"): every tab's `when`, `rollout` and
 /// `startsAt` / `endsAt`, and the experiments with their bucket ranges. ``evaluate(_:at:)`` runs per request.
 public struct TargetingPlan: Sendable {
-    /// One tab of the hierarchy, in document order (parents before their children).
-    struct Entry: Sendable {
+    /// One tab of the hierarchy, in document order (parents before their children). A class: evaluation reads
+    /// entries on every request, and a reference is cheaper to hand around than the struct's many members.
+    final class Entry: Sendable {
         let id: String
         let pointer: String
         /// The index of the parent entry; nil at the top level.
@@ -17,10 +18,32 @@ public struct TargetingPlan: Sendable {
         let hidden: Bool
         /// The entry's place among the entries with a rule of their own; nil without one.
         let ordinal: Int?
+        /// The rollout's hash attribute and its seed hashed, when there is a rollout.
+        let rolloutHash: (field: ContextField, seedState: UInt32)?
+
+        init(
+            id: String, pointer: String, parent: Int?, when: MemoizedCondition?, rollout: Rollout?, startsAt: Date?,
+            endsAt: Date?, hidden: Bool, ordinal: Int?
+        ) {
+            self.id = id
+            self.pointer = pointer
+            self.parent = parent
+            self.when = when
+            self.rollout = rollout
+            self.startsAt = startsAt
+            self.endsAt = endsAt
+            self.hidden = hidden
+            self.ordinal = ordinal
+            rolloutHash = rollout.flatMap { rollout in
+                ContextField(path: rollout.hashAttribute ?? TargetingPlan.defaultHashAttribute).map {
+                    ($0, FNV1a.hash(utf16: rollout.seed ?? id))
+                }
+            }
+        }
     }
 
-    /// One experiment, its ranges computed.
-    struct CompiledExperiment: Sendable {
+    /// One experiment, its ranges computed; a class for the reason ``Entry`` is one.
+    final class CompiledExperiment: Sendable {
         let key: String
         let pointer: String
         let when: MemoizedCondition?
@@ -29,6 +52,25 @@ public struct TargetingPlan: Sendable {
         let ranges: [VariationRange]
         /// Per variation, its part of an outcome key: `.e`, the experiment's index, `v`, the variation.
         let outcomeKeys: [String]
+        /// The field of `hashAttribute`, nil when it names none (a config that failed validation).
+        let hashField: ContextField?
+        /// `seed` hashed.
+        let seedState: UInt32
+
+        init(
+            key: String, pointer: String, when: MemoizedCondition?, seed: String, hashAttribute: String,
+            ranges: [VariationRange], outcomeKeys: [String]
+        ) {
+            self.key = key
+            self.pointer = pointer
+            self.when = when
+            self.seed = seed
+            self.hashAttribute = hashAttribute
+            self.ranges = ranges
+            self.outcomeKeys = outcomeKeys
+            hashField = ContextField(path: hashAttribute)
+            seedState = FNV1a.hash(utf16: seed)
+        }
     }
 
     let entries: [Entry]
@@ -98,13 +140,14 @@ public struct TargetingPlan: Sendable {
     /// The outcome of a request with `context` at `now`.
     public func evaluate(_ context: RequestContext, at now: Date) -> TargetingOutcome {
         if isEmpty { return .everything }
-        let attributes = context.attributes
+        // The JSON attributes, built only when a condition's answer is not already known.
+        var attributes: JSONValue?
         // Marks of the entries whose own rules failed, allocated at the first failure: most requests have none.
         var absent: [Bool] = []
         var bits: [UInt8] = []
         for index in ruled where absent.isEmpty || !hasAbsentAncestor(index, absent) {
             let entry = entries[index]
-            guard !holds(entry, context: context, attributes: attributes, at: now), let ordinal = entry.ordinal else {
+            guard !holds(entry, context: context, attributes: &attributes, at: now), let ordinal = entry.ordinal else {
                 continue
             }
             if absent.isEmpty {
@@ -126,7 +169,7 @@ public struct TargetingPlan: Sendable {
         var assignment: ExperimentAssignment?
         var experimentIndex: Int?
         for (index, experiment) in experiments.enumerated() {
-            if let variation = variation(of: experiment, context: context, attributes: attributes) {
+            if let variation = variation(of: experiment, context: context, attributes: &attributes) {
                 assignment = ExperimentAssignment(key: experiment.key, variation: variation)
                 experimentIndex = index
                 key += experiment.outcomeKeys[variation]
@@ -148,29 +191,35 @@ public struct TargetingPlan: Sendable {
     }
 
     /// Whether an entry's own rules let it exist: its time window, its condition, its rollout.
-    func holds(_ entry: Entry, context: RequestContext, attributes: JSONValue, at now: Date) -> Bool {
+    func holds(_ entry: Entry, context: RequestContext, attributes: inout JSONValue?, at now: Date) -> Bool {
         if let startsAt = entry.startsAt, now < startsAt { return false }
         if let endsAt = entry.endsAt, now >= endsAt { return false }
-        if let when = entry.when, !when.holds(attributes, evaluator: evaluator) { return false }
+        if let when = entry.when, !when.holds(context, attributes: &attributes, evaluator: evaluator) { return false }
         if let rollout = entry.rollout {
-            guard let bucket = bucket(of: rollout, tab: entry.id, context: context) else { return false }
+            guard let bucket = bucket(of: entry, context: context) else { return false }
             return bucket < rollout.coverage
         }
         return true
     }
 
-    /// The rollout bucket of a request, nil when it has no value for the hash attribute.
-    func bucket(of rollout: Rollout, tab: String, context: RequestContext) -> Double? {
-        guard let value = context.hashValue(of: rollout.hashAttribute ?? Self.defaultHashAttribute) else { return nil }
-        return Bucketing.hash(seed: rollout.seed ?? tab, value: value, version: 2)
+    /// The rollout bucket of a request for an entry's rollout, nil when it has no value for the hash attribute.
+    func bucket(of entry: Entry, context: RequestContext) -> Double? {
+        guard let (field, seedState) = entry.rolloutHash, let value = context.hashValue(of: field) else { return nil }
+        return Bucketing.hash(seedState: seedState, value: value)
+    }
+
+    /// The bucket of a request in an experiment, nil when it has no value for the hash attribute.
+    func bucket(of experiment: CompiledExperiment, context: RequestContext) -> Double? {
+        guard let field = experiment.hashField, let value = context.hashValue(of: field) else { return nil }
+        return Bucketing.hash(seedState: experiment.seedState, value: value)
     }
 
     /// The variation of an experiment a request gets, nil when it takes no part.
-    func variation(of experiment: CompiledExperiment, context: RequestContext, attributes: JSONValue) -> Int? {
-        if let when = experiment.when, !when.holds(attributes, evaluator: evaluator) { return nil }
-        guard let value = context.hashValue(of: experiment.hashAttribute),
-            let bucket = Bucketing.hash(seed: experiment.seed, value: value, version: 2)
-        else { return nil }
+    func variation(of experiment: CompiledExperiment, context: RequestContext, attributes: inout JSONValue?) -> Int? {
+        if let when = experiment.when, !when.holds(context, attributes: &attributes, evaluator: evaluator) {
+            return nil
+        }
+        guard let bucket = bucket(of: experiment, context: context) else { return nil }
         let chosen = Bucketing.chooseVariation(bucket: bucket, ranges: experiment.ranges)
         return chosen >= 0 ? chosen : nil
     }
