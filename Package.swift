@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.7.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
+        // postgres-nio: the PostgreSQL store's client; 1.33.2 is the release built and tested here (PostgresClient
+        // with withTransaction, executor preferences).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -53,7 +56,11 @@ let package = Package(
         .target(name: "TabBarModel", swiftSettings: swiftSettings),
         .target(
             name: "TabBarStore",
-            dependencies: ["TabBarModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TabBarModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --test-tools
-# also Chromium and its chromedriver, OkHttp and a JDK (apt) and the Python test tools of requirements-dev.txt (in a virtualenv under
-# .build-tools/).
+# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --postgres
+# also PostgreSQL 15 (apt; its programs only: the project starts clusters of its own, scripts/postgres.sh); with
+# --test-tools all of that and Chromium and its chromedriver, OkHttp and a JDK (apt) and the Python test tools of
+# requirements-dev.txt (in a virtualenv under .build-tools/).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,9 @@ as_root() {
 apt_packages=()
 pkg-config --exists libmicrohttpd 2>/dev/null || apt_packages+=(libmicrohttpd-dev)
 command -v pkg-config >/dev/null 2>&1 || apt_packages+=(pkg-config)
+if [ "${1:-}" = "--test-tools" ] || [ "${1:-}" = "--postgres" ]; then
+  [ -x /usr/lib/postgresql/15/bin/initdb ] || apt_packages+=(postgresql-15)
+fi
 if [ "${1:-}" = "--test-tools" ]; then
   python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3-venv)
   # The browser tests (Tests/Browser) drive Debian's Chromium through its chromedriver.

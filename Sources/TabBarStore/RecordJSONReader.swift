@@ -23,6 +23,16 @@ struct RecordJSONReader {
         return record
     }
 
+    /// Reads a whole customization value (`{"order": [...], "hidden": [...]}`).
+    static func customization(_ bytes: UnsafeRawBufferPointer) throws -> StoredCustomization {
+        var reader = RecordJSONReader(bytes)
+        reader.skipWhitespace()
+        let value = try reader.readCustomization()
+        reader.skipWhitespace()
+        guard reader.position == bytes.count else { throw Unsupported() }
+        return value
+    }
+
     private mutating func readRecord() throws -> JournalRecord {
         var op: String?
         var sequence: UInt64?

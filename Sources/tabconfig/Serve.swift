@@ -31,6 +31,8 @@ struct Serve: ParsableCommand {
     var port: Int?
     @Option(name: .customLong("data-dir"), help: "Data directory (TABCONFIG_DATA_DIR, default ./data).")
     var dataDir: String?
+    @Option(help: "A PostgreSQL database to keep everything in, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require], shared by several replicas (TABCONFIG_STORE_URL, default: the file store in the data directory).")
+    var store: String?
     @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (TABCONFIG_MAX_BODY_SIZE, default 1048576).")
     var maxBodySize: Int?
     @Option(name: .customLong("connection-limit"), help: "Most concurrent connections (TABCONFIG_CONNECTION_LIMIT, default 1024).")
@@ -66,6 +68,7 @@ struct Serve: ParsableCommand {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir) }
+        if let store { configuration.storeURL = try ApplicationConfiguration.parseStoreURL(store) }
         if let maxBodySize { configuration.maxBodySize = maxBodySize }
         if let connectionLimit { configuration.connectionLimit = connectionLimit }
         if let perIPConnectionLimit { configuration.perIPConnectionLimit = perIPConnectionLimit }

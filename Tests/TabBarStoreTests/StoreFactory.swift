@@ -5,8 +5,9 @@ struct StoreFactory: Sendable, CustomStringConvertible {
     let description: String
     let make: @Sendable () throws -> any StoreHarness
 
-    /// Every implementation; a PostgreSQL store adds itself here.
-    static let all: [StoreFactory] = [.file]
+    /// Every implementation.
+    static let all: [StoreFactory] = [.file, .postgres]
 
     static let file = StoreFactory(description: "FileStore") { try FileStoreHarness() }
+    static let postgres = StoreFactory(description: "PostgresStore") { try PostgresStoreHarness() }
 }

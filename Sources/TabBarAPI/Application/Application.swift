@@ -23,10 +23,7 @@ public final class Application: Sendable {
         let userAuth = try Self.userAuthenticator(configuration, logger: logger)
         let listener = try Listener(host: configuration.host, port: configuration.port)
         let dataDirectory = configuration.dataDirectory
-        var storeOptions = FileStore.Options()
-        storeOptions.keepVersions = configuration.keepVersions
-        storeOptions.groupCommit = configuration.groupCommit
-        let store = try FileStore(directory: dataDirectory, options: storeOptions, logger: logger)
+        let store = try Self.openStore(configuration, logger: logger)
         self.store = store
         let events = EventHub(
             maxSubscribers: configuration.maxEventSubscribers,
@@ -55,6 +52,23 @@ public final class Application: Sendable {
         server = Server(
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
             listener: listener)
+    }
+
+    /// The PostgreSQL store when a store URL is configured, else the file store in the data directory.
+    private static func openStore(_ configuration: ApplicationConfiguration, logger: Logger) throws -> any TabBarStore {
+        guard let url = configuration.storeURL else {
+            var options = FileStore.Options()
+            options.keepVersions = configuration.keepVersions
+            options.groupCommit = configuration.groupCommit
+            return try FileStore(directory: configuration.dataDirectory, options: options, logger: logger)
+        }
+        if configuration.adminToken == nil {
+            logger.warning(
+                "with a PostgreSQL store, set TABCONFIG_ADMIN_TOKEN: a token generated into the data directory is this replica's only")
+        }
+        var options = PostgresStore.Options()
+        options.keepVersions = configuration.keepVersions
+        return try PostgresStore(url: url, options: options, logger: logger)
     }
 
     /// The user-token verifier, or nil for open user endpoints, which are allowed on loopback addresses only

@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import TabBarStore
 
 /// Everything the service can be configured with; flags and `TABCONFIG_*` variables map onto it.
 public struct ApplicationConfiguration: Sendable, Equatable {
@@ -9,6 +10,9 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var port = 8080
     /// Directory holding the store and the generated admin token.
     public var dataDirectory = URL(fileURLWithPath: "data")
+    /// A PostgreSQL database to keep everything in instead of the data directory's file store (several replicas
+    /// can share it); the data directory then holds only a generated admin token.
+    public var storeURL: PostgresStoreURL?
     /// Bearer token for the admin endpoints; `nil` reads or generates `<data>/admin-token`.
     public var adminToken: String?
     /// Largest accepted request body in bytes.
@@ -78,6 +82,7 @@ extension ApplicationConfiguration {
         if let port = try int("TABCONFIG_PORT") { self.port = port }
         if let dir = environment["TABCONFIG_DATA_DIR"], !dir.isEmpty { dataDirectory = URL(fileURLWithPath: dir) }
         if let token = environment["TABCONFIG_ADMIN_TOKEN"], !token.isEmpty { adminToken = token }
+        if let url = environment["TABCONFIG_STORE_URL"], !url.isEmpty { storeURL = try Self.parseStoreURL(url) }
         if let value = try int("TABCONFIG_MAX_BODY_SIZE") { maxBodySize = value }
         if let value = try int("TABCONFIG_CONNECTION_LIMIT") { connectionLimit = value }
         if let value = try int("TABCONFIG_PER_IP_CONNECTION_LIMIT") { perIPConnectionLimit = value }
@@ -122,6 +127,15 @@ extension ApplicationConfiguration {
     /// Whether `host` only accepts connections from this machine (127.0.0.0/8 or ::1).
     public var isLoopbackHost: Bool {
         host == "::1" || host.split(separator: ".").first == "127"
+    }
+
+    /// A `--store` / `TABCONFIG_STORE_URL` value as a PostgreSQL URL.
+    public static func parseStoreURL(_ text: String) throws -> PostgresStoreURL {
+        guard let url = PostgresStoreURL(text) else {
+            throw ConfigurationError(
+                description: "the store URL must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]")
+        }
+        return url
     }
 }
 

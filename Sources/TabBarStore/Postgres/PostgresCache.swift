@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a PostgreSQL store keeps in memory to serve reads without a round trip: every retained version of every
+/// client and every customization, with the revisions of reset ones. Changes are applied after their transaction
+/// committed, possibly out of order between threads: each apply keeps the newer of what it holds and what it is
+/// given (versions and revisions only grow), so the cache ends where the database is.
+struct PostgresCache: Sendable {
+    /// A client's retained versions by number, and the highest number the client ever had deleted through.
+    struct Client: Sendable {
+        var versions: [Int: ConfigVersion] = [:]
+        var deletedThrough = 0
+
+        var live: ConfigVersion? {
+            versions.keys.max().flatMap { versions[$0] }
+        }
+    }
+
+    private(set) var clients: [String: Client] = [:]
+    /// Customizations by key; a nil value is a reset one, kept for its revision.
+    private(set) var customizations: [CustomizationKey: CustomizationEntry] = [:]
+    /// How many customizations have a value.
+    private(set) var customizationCount = 0
+
+    /// Adds a published version (one the database committed), pruning versions at or below `prunedThrough`.
+    mutating func addVersion(_ version: ConfigVersion, prunedThrough: Int) {
+        var client = clients[version.client] ?? Client()
+        guard version.version > client.deletedThrough else { return }
+        client.versions[version.version] = version
+        client.versions = client.versions.filter { $0.key > prunedThrough }
+        clients[version.client] = client
+    }
+
+    /// Removes a client's versions numbered up to `lastVersion`, the newest it had when it was deleted.
+    mutating func deleteClient(_ client: String, through lastVersion: Int) {
+        var entry = clients[client] ?? Client()
+        entry.deletedThrough = max(entry.deletedThrough, lastVersion)
+        entry.versions = entry.versions.filter { $0.key > entry.deletedThrough }
+        clients[client] = entry
+    }
+
+    /// Records a customization's state at `entry.revision` (a nil value: reset or removed with its client), unless a
+    /// newer revision is already known. A removal with its client keeps the revision: `removal` applies it only to
+    /// the revision it removed.
+    mutating func setCustomization(_ key: CustomizationKey, _ entry: CustomizationEntry, removal: Bool = false) {
+        let current = customizations[key]
+        if let current {
+            if removal ? current.revision != entry.revision : current.revision >= entry.revision { return }
+        } else if removal {
+            return
+        }
+        if current?.value != nil { customizationCount -= 1 }
+        if entry.value != nil { customizationCount += 1 }
+        customizations[key] = entry
+    }
+
+    /// A customization with a value.
+    func customization(_ key: CustomizationKey) -> CustomizationEntry? {
+        customizations[key].flatMap { $0.value == nil ? nil : $0 }
+    }
+}

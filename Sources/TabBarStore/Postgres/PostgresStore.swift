@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import TabBarModel
+
+/// A ``TabBarStore`` in PostgreSQL (docs/ARCHITECTURE.md, "PostgreSQL store"), for several replicas on one
+/// database. A write is acknowledged once its transaction committed; each conditional write is one statement or one
+/// transaction holding the row's lock, so it is atomic across replicas. Reads are served from memory
+/// (``PostgresCache``), loaded at open and updated by this process's writes.
+///
+/// The database client is postgres-nio's `PostgresClient` (a pool of connections on SwiftNIO's event loops); its
+/// tasks run on ``DatabaseExecutor``. The synchronous methods wait for them; `saveCustomization(…completion:)` does
+/// not.
+public final class PostgresStore: TabBarStore {
+    /// Tuning.
+    public struct Options: Sendable {
+        /// Versions kept per client, the live one included.
+        public var keepVersions = 100
+        /// The most connections the pool opens.
+        public var maximumConnections = 20
+        /// How long a write or the opening waits for the database before it fails as unavailable.
+        public var timeout: Duration = .seconds(10)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    private let url: PostgresStoreURL
+    private let options: Options
+    private let logger: Logger
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let cache: Mutex<PostgresCache>
+    private let closed = Atomic<Bool>(false)
+
+    /// Connects to the database at `url`, applies the migrations it lacks and loads what reads are served from.
+    /// Throws ``StoreError/unavailable`` when the database cannot be reached within `options.timeout`.
+    public init(url: PostgresStoreURL, options: Options = Options(), logger: Logger) throws {
+        self.url = url
+        self.options = options
+        self.logger = logger
+        var configuration = url.configuration
+        configuration.options.maximumConnections = options.maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task(executorPreference: DatabaseExecutor.shared) {
+            await client.run()
+        }
+        do {
+            let timeout = options.timeout
+            cache = Mutex(
+                try DatabaseTask.wait {
+                    try await DatabaseTask.bounded(by: timeout) { try await Self.load(client, logger: logger) }
+                })
+        } catch {
+            running.cancel()
+            throw error
+        }
+        logger.info("PostgreSQL store: opened \(url)")
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    // MARK: - Reads, from memory
+
+    public var unavailableReason: String? {
+        closed.load(ordering: .acquiring) ? "the store is closed" : nil
+    }
+
+    public func clientIDs() -> [String] {
+        cache.withLock { $0.clients.filter { !$0.value.versions.isEmpty }.keys.sorted() }
+    }
+
+    public func liveVersion(client: String) -> ConfigVersion? {
+        cache.withLock { $0.clients[client]?.live }
+    }
+
+    public func version(client: String, number: Int) -> ConfigVersion? {
+        cache.withLock { $0.clients[client]?.versions[number] }
+    }
+
+    public func versionNumbers(client: String) -> [Int] {
+        cache.withLock { ($0.clients[client]?.versions.keys).map { $0.sorted() } ?? [] }
+    }
+
+    public func versionHistory(client: String) -> [ConfigVersionInfo] {
+        cache.withLock { cache in
+            (cache.clients[client]?.versions.values).map { $0.sorted { $0.version > $1.version } }?
+                .map(ConfigVersionInfo.init) ?? []
+        }
+    }
+
+    public func customization(client: String, user: String) -> CustomizationEntry? {
+        cache.withLock { $0.customization(CustomizationKey(client: client, user: user)) }
+    }
+
+    public var customizationCount: Int {
+        cache.withLock { $0.customizationCount }
+    }
+
+    // MARK: - Writes, committed before they return
+
+    public func publish(
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+    ) throws -> ConfigVersion {
+        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
+        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
+        let keep = options.keepVersions
+        let (version, prunedThrough) = try write { database, logger in
+            try await Self.publish(
+                database, client: client, document: document, note: note, rollbackOf: rollbackOf,
+                expectedVersion: expectedVersion, keep: keep, logger: logger)
+        }
+        cache.withLock { $0.addVersion(version, prunedThrough: prunedThrough) }
+        return version
+    }
+
+    public func deleteClient(_ client: String) throws -> Bool {
+        let (existed, lastVersion, removed) = try write { database, logger in
+            try await Self.deleteClient(database, client: client, logger: logger)
+        }
+        cache.withLock { cache in
+            if let lastVersion { cache.deleteClient(client, through: lastVersion) }
+            for (user, revision) in removed {
+                cache.setCustomization(
+                    CustomizationKey(client: client, user: user), CustomizationEntry(revision: revision, value: nil),
+                    removal: true)
+            }
+        }
+        return existed
+    }
+
+    public func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
+    ) throws -> CustomizationEntry {
+        let json = try Self.json(value)
+        let entry = try write { database, logger in
+            try await Self.save(
+                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
+                logger: logger)
+        }
+        cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
+        return entry
+    }
+
+    public func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    ) {
+        let json: String
+        do {
+            json = try Self.json(value)
+            try checkOpen()
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let database = self.client
+        let logger = self.logger
+        let timeout = options.timeout
+        DatabaseTask.start({
+            try await DatabaseTask.bounded(by: timeout) {
+                try await Self.save(
+                    database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
+                    logger: logger)
+            }
+        }) { [self] result in
+            if case .success(let entry) = result {
+                self.cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
+            }
+            completion(result.mapError(Self.storeError))
+        }
+    }
+
+    public func deleteCustomization(client: String, user: String) throws -> Bool {
+        let revision = try write { database, logger in
+            try await Self.reset(database, client: client, user: user, logger: logger)
+        }
+        guard let revision else { return false }
+        cache.withLock {
+            $0.setCustomization(CustomizationKey(client: client, user: user), CustomizationEntry(revision: revision, value: nil))
+        }
+        return true
+    }
+
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        running.cancel()
+        logger.info("PostgreSQL store: closed")
+    }
+
+    // MARK: - Running statements
+
+    private func checkOpen() throws {
+        if closed.load(ordering: .acquiring) { throw StoreError.unavailable }
+    }
+
+    /// Runs a write on the database and waits for it; a database that cannot be reached or fails is
+    /// ``StoreError/unavailable``, a store error thrown by the write is itself.
+    private func write<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
+    ) throws -> Value {
+        try checkOpen()
+        let database = self.client
+        let logger = self.logger
+        let timeout = options.timeout
+        do {
+            return try DatabaseTask.wait {
+                try await DatabaseTask.bounded(by: timeout) { try await body(database, logger) }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// What an error of a database task is to the store's callers.
+    private static func storeError(_ error: any Error) -> any Error {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PostgresTransactionError, let inner = error.closureError as? StoreError { return inner }
+        return StoreError.unavailable
+    }
+
+    private static func json(_ value: StoredCustomization) throws -> String {
+        let data = try JSONEncoder().encode(value)
+        guard data.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import MicroHTTPTesting
+import Testing
+import TestSupport
+
+/// The real executable on a PostgreSQL store (`--store`), spoken to over HTTP.
+@Suite("service on PostgreSQL")
+struct PostgresServiceTests {
+    private static let admin = [("Authorization", "Bearer pg-admin"), ("Content-Type", "application/json")]
+
+    @Test("publish, save a tab order, restart on the same database: everything is there, numbering continues")
+    func survivesRestart() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let directory = try TemporaryDirectory("pg-service")
+        defer { directory.remove() }
+        let environment = ["TABCONFIG_ADMIN_TOKEN": "pg-admin"]
+        let arguments = ["--store", url + "?sslmode=disable"]
+
+        let first = try ServerProcess(dataDirectory: directory.url, arguments: arguments, environment: environment)
+        var client = try TestClient(port: first.port)
+        let sample = try client.send("GET", "/v1/clients/ios-phone/tabs?locale=en")
+        #expect(sample.status == 200, "the sample config was published into the empty database")
+        let order = Data(#"{"order":["search","home"],"hidden":[]}"#.utf8)
+        let saved = try client.send(
+            "PUT", "/v1/clients/ios-phone/users/alice/tab-order", headers: [("Content-Type", "application/json")],
+            body: order)
+        #expect(saved.status == 200)
+        let before = try client.send("GET", "/v1/clients/ios-phone/users/alice/tabs?locale=en")
+        let etag = try #require(before.headers["ETag"])
+        let config = try client.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
+        #expect(config.status == 200)
+        client.close()
+        #expect(first.stop() == 0)
+
+        let second = try ServerProcess(dataDirectory: directory.url, arguments: arguments, environment: environment)
+        defer { _ = second.stop() }
+        client = try TestClient(port: second.port)
+        defer { client.close() }
+        let read = try client.send("GET", "/v1/clients/ios-phone/users/alice/tabs?locale=en")
+        #expect(read.status == 200)
+        #expect(read.headers["ETag"] == etag, "the same revision answers after the restart")
+        #expect(read.body == before.body)
+        let stale = try client.send(
+            "PUT", "/v1/clients/ios-phone/users/alice/tab-order",
+            headers: [("Content-Type", "application/json"), ("If-Match", "\"r0\"")], body: order)
+        #expect(stale.status == 412)
+        let republished = try client.send(
+            "PUT", "/v1/clients/ios-phone/config", headers: Self.admin, body: try configBody(config.body))
+        #expect(republished.status == 200 || republished.status == 201, "\(String(decoding: republished.body, as: UTF8.self))")
+        #expect(try TestPostgres.sql(url, "SELECT max(version) FROM tabconfig_versions WHERE client = 'ios-phone'") == "2")
+        #expect(!second.log.contains("not a version"))
+    }
+
+    @Test("a store URL that is not one is refused at startup with the expected form")
+    func invalidURL() throws {
+        let (status, output) = try ServerProcess.run(["serve", "--port", "0", "--store", "mysql://a@b/c"])
+        #expect(status != 0)
+        #expect(output.contains("postgres://USER"))
+    }
+
+    @Test("a database that cannot be reached: startup fails, saying so")
+    func unreachableDatabase() throws {
+        let directory = try TemporaryDirectory("pg-unreachable")
+        defer { directory.remove() }
+        // Port 1: nothing listens there (a privileged port no test starts a server on).
+        let (status, output) = try ServerProcess.run([
+            "serve", "--port", "0", "--data-dir", directory.url.path, "--store",
+            "postgres://nobody@127.0.0.1:1/none?sslmode=disable",
+        ])
+        #expect(status != 0)
+        #expect(output.contains("cannot start"))
+    }
+
+    /// The document inside a `GET …/config` envelope.
+    private func configBody(_ envelope: Data) throws -> Data {
+        let object = try #require(try JSONSerialization.jsonObject(with: envelope) as? [String: Any])
+        return try JSONSerialization.data(withJSONObject: try #require(object["config"]))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import TabBarStore
+
+/// What the PostgreSQL store shows beyond the conformance suite: several stores on one database (the replicas of a
+/// deployment, here in one process) and its schema migrations.
+@Suite("PostgreSQL store")
+struct PostgresStoreTests {
+    private static func open(_ url: String) throws -> PostgresStore {
+        try PostgresStore(url: try #require(PostgresStoreURL(url + "?sslmode=disable")), logger: .silent)
+    }
+
+    @Test("ten stores opening at once on an empty database apply each migration once")
+    func concurrentMigrations() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let stores = Concurrently.run(10) { _ in Result { try Self.open(url) } }
+        let opened = stores.compactMap { try? $0.get() }
+        defer { opened.forEach { $0.close() } }
+        #expect(opened.count == 10)
+        let applied = try TestPostgres.sql(url, "SELECT version FROM tabconfig_migrations ORDER BY version")
+        #expect(applied == (1...PostgresMigrations.all.count).map(String.init).joined(separator: "\n"))
+    }
+
+    @Test("saves racing through two stores on one database with the same expected revision: exactly one wins")
+    func conditionalSavesAcrossStores() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let replicas = [try Self.open(url), try Self.open(url)]
+        defer { replicas.forEach { $0.close() } }
+        _ = try replicas[0].saveCustomization(
+            client: "ios", user: "u", StoredCustomization(order: ["a"], hidden: []), expectedRevision: nil)
+        for round in 1...5 {
+            let outcomes = Concurrently.run(8) { thread in
+                Result {
+                    try replicas[thread % 2].saveCustomization(
+                        client: "ios", user: "u", StoredCustomization(order: ["t\(thread)"], hidden: []),
+                        expectedRevision: UInt64(round))
+                }
+            }
+            let winners = outcomes.compactMap { try? $0.get() }
+            #expect(winners.map(\.revision) == [UInt64(round + 1)], "round \(round)")
+            #expect(outcomes.filter { (try? $0.get()) == nil }.count == 7, "round \(round)")
+            let owner = replicas[outcomes.firstIndex { (try? $0.get()) != nil }! % 2]
+            #expect(owner.customization(client: "ios", user: "u") == winners.first)
+        }
+        let stored = try TestPostgres.sql(url, "SELECT revision FROM tabconfig_customizations WHERE user_id = 'u'")
+        #expect(stored == "6")
+    }
+
+    @Test("a store opened after another's writes reads them all; its saves continue their numbering")
+    func secondStoreSeesFirst() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let first = try Self.open(url)
+        defer { first.close() }
+        let value = StoredCustomization(order: ["b", "a"], hidden: ["a"])
+        let version = try first.publish(client: "ios", document: Data(#"{"tabs":[]}"#.utf8), note: "n", rollbackOf: nil)
+        let saved = try first.saveCustomization(client: "ios", user: "u", value, expectedRevision: nil)
+        let second = try Self.open(url)
+        defer { second.close() }
+        #expect(second.liveVersion(client: "ios") == version)
+        #expect(second.customization(client: "ios", user: "u") == saved)
+        #expect(try second.saveCustomization(client: "ios", user: "u", value, expectedRevision: 1).revision == 2)
+        #expect(try second.publish(client: "ios", document: Data("{}".utf8), note: nil, rollbackOf: nil).version == 2)
+    }
+
+    @Test("saves that complete later: every completion called once, revisions in order, all committed")
+    func savesWithCompletion() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let store = try Self.open(url)
+        defer { store.close() }
+        let outcomes = Mutex<[Int: Result<CustomizationEntry, any Error>]>([:])
+        let done = DispatchGroup()
+        for index in 0..<200 {
+            done.enter()
+            store.saveCustomization(
+                client: "ios", user: "u\(index % 20)", StoredCustomization(order: ["t\(index)"], hidden: []),
+                expectedRevision: nil
+            ) { outcome in
+                outcomes.withLock { $0[index] = outcome }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success, "every completion is called")
+        let entries = try outcomes.withLock { outcomes in try (0..<200).map { try #require(outcomes[$0]).get() } }
+        #expect(Set(entries.map(\.revision)) == Set(1...10))
+        #expect(store.customizationCount == 20)
+        for user in 0..<20 {
+            #expect(store.customization(client: "ios", user: "u\(user)")?.revision == 10)
+        }
+        #expect(try TestPostgres.sql(url, "SELECT sum(revision) FROM tabconfig_customizations") == "200")
+    }
+
+    @Test("URLs: the forms libpq takes, the password kept out of the description; others refused")
+    func urls() throws {
+        let url = try #require(PostgresStoreURL("postgresql://app:s%40cret@db.internal:6432/tabs?sslmode=require"))
+        #expect(url.host == "db.internal" && url.port == 6432 && url.username == "app" && url.password == "s@cret")
+        #expect(url.database == "tabs" && url.sslMode == "require")
+        #expect(!url.description.contains("cret"))
+        let defaults = try #require(PostgresStoreURL("postgres://app@localhost"))
+        #expect(defaults.port == 5432 && defaults.database == "app" && defaults.sslMode == "prefer")
+        for invalid in ["mysql://a@b/c", "postgres://localhost/db", "postgres://a@/db", "postgres://a@b/c?sslmode=verify",
+            "postgres://a@b/c?application_name=x", "./data"]
+        {
+            #expect(PostgresStoreURL(invalid) == nil, "\(invalid)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The PostgreSQL cluster tests use: the one `TABCONFIG_TEST_POSTGRES_URL` names (scripts/test.sh starts one), or
+/// else one started for this test process by `scripts/postgres.sh` and stopped when the process has exited. Each
+/// test takes a database of its own (``createDatabase()``).
+public enum TestPostgres {
+    /// The URL of the cluster's `postgres` database, or why there is none.
+    public static let clusterURL: Result<String, TestPostgresError> = {
+        if let url = ProcessInfo.processInfo.environment["TABCONFIG_TEST_POSTGRES_URL"], !url.isEmpty {
+            return .success(url)
+        }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tabconfig-postgres-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        let output = run(
+            "/bin/bash", [repositoryRoot + "/scripts/postgres.sh", "start", directory.path, "--stop-with",
+                String(ProcessInfo.processInfo.processIdentifier)])
+        return output.flatMap { text in
+            let url = text.split(separator: "\n").last.map(String.init) ?? ""
+            return url.hasPrefix("postgres://") ? .success(url) : .failure(TestPostgresError(message: text))
+        }
+    }()
+
+    /// Creates an empty database and returns its URL.
+    public static func createDatabase() throws -> String {
+        let cluster = try clusterURL.get()
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        _ = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"]).get()
+        return cluster.replacingOccurrences(of: "/postgres", with: "/\(name)")
+    }
+
+    /// Drops a database `createDatabase()` made, closing its connections.
+    public static func dropDatabase(_ url: String) {
+        guard let cluster = try? clusterURL.get(), let name = url.split(separator: "/").last else { return }
+        _ = run(psql, [cluster, "-qc", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"])
+    }
+
+    /// Runs SQL on a database, returning what psql printed (unaligned, tuples only).
+    public static func sql(_ url: String, _ statement: String) throws -> String {
+        try run(psql, [url, "-v", "ON_ERROR_STOP=1", "-Atqc", statement]).get()
+    }
+
+    private static let psql = "/usr/lib/postgresql/15/bin/psql"
+
+    private static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Runs a program; its standard output, or its output and status as the error.
+    private static func run(_ program: String, _ arguments: [String]) -> Result<String, TestPostgresError> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return .failure(TestPostgresError(message: "\(program): \(error)"))
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            return .failure(
+                TestPostgresError(message: "\(program) exited with \(process.terminationStatus): \(problems)\(text)"))
+        }
+        return .success(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// Why the test cluster or a statement failed.
+public struct TestPostgresError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
+}
