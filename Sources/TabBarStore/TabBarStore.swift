@@ -56,4 +56,12 @@ public protocol TabBarStore: AnyObject, Sendable {
     var customizationCount: Int { get }
     /// Flushes and closes; later writes throw `StoreError.unavailable`.
     func close()
+    /// Calls `observer` with each change made by another process, once the store's reads show it (only a shared
+    /// store has such changes). One observer; a second call replaces it.
+    func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void)
+}
+
+extension TabBarStore {
+    /// A store only this process writes to has no changes from elsewhere.
+    public func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void) {}
 }

@@ -47,9 +47,71 @@ struct PostgresServiceTests {
         #expect(stale.status == 412)
         let republished = try client.send(
             "PUT", "/v1/clients/ios-phone/config", headers: Self.admin, body: try configBody(config.body))
-        #expect(republished.status == 200 || republished.status == 201, "\(String(decoding: republished.body, as: UTF8.self))")
+        #expect(republished.status == 201, "\(String(decoding: republished.body, as: UTF8.self))")
         #expect(try TestPostgres.sql(url, "SELECT max(version) FROM tabconfig_versions WHERE client = 'ios-phone'") == "2")
         #expect(!second.log.contains("not a version"))
+    }
+
+    /// Waits until `condition` holds (at most 10 s, polling): a replica applies another's write when its notice
+    /// arrives.
+    private static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return try condition()
+    }
+
+    @Test("two replicas on one database: a write on one is read on the other, a publish reaches the other's event stream, and a lost listening connection is re-established with a re-read")
+    func twoReplicas() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let directories = [try TemporaryDirectory("pg-a"), try TemporaryDirectory("pg-b")]
+        defer { directories.forEach { $0.remove() } }
+        let environment = ["TABCONFIG_ADMIN_TOKEN": "pg-admin"]
+        let arguments = ["--store", url + "?sslmode=disable"]
+        let a = try ServerProcess(dataDirectory: directories[0].url, arguments: arguments, environment: environment)
+        defer { _ = a.stop() }
+        let b = try ServerProcess(
+            dataDirectory: directories[1].url, arguments: arguments + ["--no-sample"], environment: environment)
+        defer { _ = b.stop() }
+        let onA = try TestClient(port: a.port)
+        defer { onA.close() }
+        let onB = try TestClient(port: b.port)
+        defer { onB.close() }
+        let json = [("Content-Type", "application/json")]
+        let path = "/v1/clients/ios-phone/users/alice/tabs?locale=en"
+
+        let events = try EventReader(port: b.port, path: "/v1/clients/ios-phone/tabs/events")
+        defer { events.close() }
+        #expect(try events.next(skippingHeartbeats: true).contains("\"version\":1"))
+
+        let saved = try onA.send(
+            "PUT", "/v1/clients/ios-phone/users/alice/tab-order", headers: json, body: Data(#"{"order":["search"]}"#.utf8))
+        #expect(saved.status == 200)
+        let onAAfter = try onA.send("GET", path)
+        #expect(try Self.eventually { try onB.send("GET", path).headers["ETag"] == onAAfter.headers["ETag"] })
+        #expect(try onB.send("GET", path).body == onAAfter.body)
+
+        let config = try onA.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
+        let published = try onA.send("PUT", "/v1/clients/ios-phone/config", headers: Self.admin, body: try configBody(config.body))
+        #expect(published.status == 201)
+        let event = try events.next(skippingHeartbeats: true)
+        #expect(event.hasPrefix("event: version") || event.contains("\"version\":2"), "\(event)")
+        #expect(try onB.send("GET", "/v1/clients/ios-phone/tabs").headers["ETag"]?.hasPrefix("\"t2-") == true)
+
+        // Every listening connection is cut: B listens again, re-reads, and sees what was written meanwhile.
+        _ = try TestPostgres.sql(
+            url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+        let meanwhile = try onA.send(
+            "PUT", "/v1/clients/ios-phone/users/bob/tab-order", headers: json, body: Data(#"{"order":["home"]}"#.utf8))
+        #expect(meanwhile.status == 200)
+        let bobOnA = try onA.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en")
+        #expect(try Self.eventually {
+            try onB.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en").headers["ETag"] == bobOnA.headers["ETag"]
+        })
+        #expect(Self.eventually { b.log.contains("listening again") })
     }
 
     @Test("a store URL that is not one is refused at startup with the expected form")

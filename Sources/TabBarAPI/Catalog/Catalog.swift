@@ -33,6 +33,45 @@ final class Catalog: Sendable {
             }
         }
         configs.withLock { $0 = live }
+        store.observeChanges { [weak self] change in self?.apply(change) }
+    }
+
+    /// Brings the catalog up to what the store holds after another replica's publish or delete, and tells the event
+    /// subscribers; the same version again (this replica's own write) changes nothing.
+    private func apply(_ change: StoreChange) {
+        switch change {
+        case .published(let client), .deleted(let client):
+            refresh(client)
+        case .reloaded:
+            let known = configs.withLock { Set($0.keys) }
+            for client in known.union(store.clientIDs()).sorted() { refresh(client) }
+        }
+    }
+
+    private func refresh(_ client: String) {
+        writeLock.withLock { _ in
+            let current = configs.withLock { $0[client] }
+            guard let stored = store.liveVersion(client: client) else {
+                guard current != nil else { return }
+                configs.withLock { $0[client] = nil }
+                logger.info("client deleted on another replica", metadata: ["client": "\(client)"])
+                events.deleted(client: client)
+                return
+            }
+            guard stored.version != current?.stored.version else { return }
+            switch TabBarConfig.decode(json: stored.document) {
+            case .success(let config):
+                let live = LiveConfig(stored: stored, config: config)
+                configs.withLock { $0[client] = live }
+                logger.info(
+                    "config published on another replica", metadata: ["client": "\(client)", "version": "\(stored.version)"])
+                events.published(live)
+            case .failure(let error):
+                logger.error(
+                    "a config published on another replica does not decode; keeping the one served",
+                    metadata: ["client": "\(client)", "version": "\(stored.version)", "error": "\(error)"])
+            }
+        }
     }
 
     /// The live config of `client`, or `nil` if none is published.

@@ -38,15 +38,14 @@ struct PostgresCache: Sendable {
         clients[client] = entry
     }
 
-    /// Records a customization's state at `entry.revision` (a nil value: reset or removed with its client), unless a
-    /// newer revision is already known. A removal with its client keeps the revision: `removal` applies it only to
-    /// the revision it removed.
-    mutating func setCustomization(_ key: CustomizationKey, _ entry: CustomizationEntry, removal: Bool = false) {
+    /// Records a customization's state at `entry.revision` (a nil value: reset, or removed with its client), unless
+    /// the cache already knows a newer one: a higher revision, or a removal at the same revision (removing a client's
+    /// customizations keeps their revisions, and only that empties a revision).
+    mutating func setCustomization(_ key: CustomizationKey, _ entry: CustomizationEntry) {
         let current = customizations[key]
         if let current {
-            if removal ? current.revision != entry.revision : current.revision >= entry.revision { return }
-        } else if removal {
-            return
+            if current.revision > entry.revision { return }
+            if current.revision == entry.revision, current.value == nil || entry.value != nil { return }
         }
         if current?.value != nil { customizationCount -= 1 }
         if entry.value != nil { customizationCount += 1 }

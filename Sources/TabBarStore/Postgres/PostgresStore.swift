@@ -7,7 +7,8 @@ import TabBarModel
 /// A ``TabBarStore`` in PostgreSQL (docs/ARCHITECTURE.md, "PostgreSQL store"), for several replicas on one
 /// database. A write is acknowledged once its transaction committed; each conditional write is one statement or one
 /// transaction holding the row's lock, so it is atomic across replicas. Reads are served from memory
-/// (``PostgresCache``), loaded at open and updated by this process's writes.
+/// (``PostgresCache``): read at open, updated by this process's writes and by the ``ChangeNotice`` every write sends
+/// to every replica (`LISTEN` / `NOTIFY`), and read again whenever the listening connection is re-established.
 ///
 /// The database client is postgres-nio's `PostgresClient` (a pool of connections on SwiftNIO's event loops); its
 /// tasks run on ``DatabaseExecutor``. The synchronous methods wait for them; `saveCustomization(…completion:)` does
@@ -28,10 +29,15 @@ public final class PostgresStore: TabBarStore {
 
     private let url: PostgresStoreURL
     private let options: Options
-    private let logger: Logger
-    private let client: PostgresClient
-    private let running: Task<Void, Never>
-    private let cache: Mutex<PostgresCache>
+    let logger: Logger
+    /// The pool.
+    let client: PostgresClient
+    /// This store's id in the notices it sends.
+    let origin = UUID().uuidString
+    /// The pool's own task, and the listener's.
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    let cache = Mutex(PostgresCache())
+    let observer = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
     private let closed = Atomic<Bool>(false)
 
     /// Connects to the database at `url`, applies the migrations it lacks and loads what reads are served from.
@@ -44,24 +50,28 @@ public final class PostgresStore: TabBarStore {
         configuration.options.maximumConnections = options.maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        running = Task(executorPreference: DatabaseExecutor.shared) {
-            await client.run()
+        tasks.withLock {
+            $0.append(Task(executorPreference: DatabaseExecutor.shared) { await client.run() })
         }
         do {
             let timeout = options.timeout
-            cache = Mutex(
-                try DatabaseTask.wait {
-                    try await DatabaseTask.bounded(by: timeout) { try await Self.load(client, logger: logger) }
-                })
+            try DatabaseTask.wait {
+                try await DatabaseTask.bounded(by: timeout) { try await Self.migrate(client, logger: logger) }
+            }
+            let loaded = DispatchSemaphore(value: 0)
+            tasks.withLock {
+                $0.append(
+                    Task(executorPreference: DatabaseExecutor.shared) { [self] in
+                        await listenForChanges { loaded.signal() }
+                    })
+            }
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            guard loaded.wait(timeout: .now() + seconds) == .success else { throw StoreError.unavailable }
         } catch {
-            running.cancel()
+            close()
             throw error
         }
         logger.info("PostgreSQL store: opened \(url)")
-    }
-
-    deinit {
-        running.cancel()
     }
 
     // MARK: - Reads, from memory
@@ -112,7 +122,7 @@ public final class PostgresStore: TabBarStore {
         let (version, prunedThrough) = try write { database, logger in
             try await Self.publish(
                 database, client: client, document: document, note: note, rollbackOf: rollbackOf,
-                expectedVersion: expectedVersion, keep: keep, logger: logger)
+                expectedVersion: expectedVersion, keep: keep, origin: self.origin, logger: logger)
         }
         cache.withLock { $0.addVersion(version, prunedThrough: prunedThrough) }
         return version
@@ -120,14 +130,13 @@ public final class PostgresStore: TabBarStore {
 
     public func deleteClient(_ client: String) throws -> Bool {
         let (existed, lastVersion, removed) = try write { database, logger in
-            try await Self.deleteClient(database, client: client, logger: logger)
+            try await Self.deleteClient(database, client: client, origin: self.origin, logger: logger)
         }
         cache.withLock { cache in
             if let lastVersion { cache.deleteClient(client, through: lastVersion) }
             for (user, revision) in removed {
                 cache.setCustomization(
-                    CustomizationKey(client: client, user: user), CustomizationEntry(revision: revision, value: nil),
-                    removal: true)
+                    CustomizationKey(client: client, user: user), CustomizationEntry(revision: revision, value: nil))
             }
         }
         return existed
@@ -140,7 +149,7 @@ public final class PostgresStore: TabBarStore {
         let entry = try write { database, logger in
             try await Self.save(
                 database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
-                logger: logger)
+                origin: self.origin, logger: logger)
         }
         cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
         return entry
@@ -161,11 +170,12 @@ public final class PostgresStore: TabBarStore {
         let database = self.client
         let logger = self.logger
         let timeout = options.timeout
+        let origin = self.origin
         DatabaseTask.start({
             try await DatabaseTask.bounded(by: timeout) {
                 try await Self.save(
                     database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
-                    logger: logger)
+                    origin: origin, logger: logger)
             }
         }) { [self] result in
             if case .success(let entry) = result {
@@ -177,7 +187,7 @@ public final class PostgresStore: TabBarStore {
 
     public func deleteCustomization(client: String, user: String) throws -> Bool {
         let revision = try write { database, logger in
-            try await Self.reset(database, client: client, user: user, logger: logger)
+            try await Self.reset(database, client: client, user: user, origin: self.origin, logger: logger)
         }
         guard let revision else { return false }
         cache.withLock {
@@ -188,8 +198,11 @@ public final class PostgresStore: TabBarStore {
 
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        running.cancel()
-        logger.info("PostgreSQL store: closed")
+        tasks.withLock { $0.forEach { $0.cancel() } }
+    }
+
+    public func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void) {
+        self.observer.withLock { $0 = observer }
     }
 
     // MARK: - Running statements

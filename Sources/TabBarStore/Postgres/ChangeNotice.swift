@@ -1,0 +1,43 @@
+import Foundation
+
+/// The payload of a `NOTIFY` on ``channel``, sent in the transaction of each write (so it is delivered when the
+/// write commits, to every replica listening, this one included).
+struct ChangeNotice: Codable, Sendable, Equatable {
+    /// The channel replicas listen on.
+    static let channel = "tabconfig_changes"
+    /// The largest customization value sent inline; a larger one is read from its row (`NOTIFY` payloads stop short
+    /// of 8000 bytes).
+    static let maximumInlineValue = 7000
+
+    enum Kind: String, Codable, Sendable {
+        /// A version was published: `client`, `version`, `prunedThrough`.
+        case published = "v"
+        /// A client was deleted: `client`, `version` (its last).
+        case deleted = "d"
+        /// A customization was saved or reset: `client`, `user`, `revision`, `value` (JSON; absent when reset, or
+        /// when `fetch`: too large to send).
+        case customization = "c"
+    }
+
+    var kind: Kind
+    /// The store (process) that wrote it: a store skips its own notices, whose changes it has applied.
+    var origin: String
+    var client: String
+    var version: Int?
+    var prunedThrough: Int?
+    var user: String?
+    var revision: Int64?
+    var value: String?
+    var fetch: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case kind = "k", origin = "o", client = "c", version = "v", prunedThrough = "p", user = "u", revision = "r", value = "j"
+        case fetch = "f"
+    }
+
+    /// The notice as `NOTIFY` sends it.
+    func payload() -> String {
+        // Encoding a struct of strings and numbers cannot fail.
+        String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
