@@ -9,6 +9,8 @@
 #       removes DIR once process PID has exited (a test run that starts a cluster and may be killed).
 #   scripts/postgres.sh stop DIR
 #       stops the cluster (fast shutdown) and removes DIR.
+#   scripts/postgres.sh pause DIR / resume DIR
+#       stops the cluster keeping its data, and starts it again on the same port (a database outage, for tests).
 #
 # Installs postgresql-15 from Debian when it is missing (scripts/install-deps.sh --postgres).
 set -euo pipefail
@@ -21,7 +23,7 @@ for fd in /proc/$$/fd/*; do
 done
 
 usage() {
-  echo "usage: scripts/postgres.sh start DIR [--stop-with PID] | stop DIR" >&2
+  echo "usage: scripts/postgres.sh start DIR [--stop-with PID] | stop DIR | pause DIR | resume DIR" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -38,6 +40,16 @@ run_as_owner() {
   fi
 }
 
+# start_server DIR: starts the cluster in DIR on the port recorded there.
+start_server() {
+  local port
+  port=$(cat "$1/port")
+  # Durable as in production (fsync, synchronous_commit on); enough connections for several replicas' pools.
+  run_as_owner "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+    -o "-p $port -k $1 -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB" \
+    start >/dev/null || { cat "$1/server.log" >&2; exit 1; }
+}
+
 case "$command" in
 start)
   [ -x "$bin/initdb" ] || bash scripts/install-deps.sh --postgres >&2
@@ -52,16 +64,20 @@ start)
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   run_as_owner "$bin/initdb" -D "$dir/data" -U tabconfig --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
-  # Durable as in production (fsync, synchronous_commit on); enough connections for several replicas' pools.
-  run_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=128MB" \
-    start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+  echo "$port" >"$dir/port"
+  start_server "$dir"
   if [ -n "$stop_with" ]; then
     # Detached from the caller's output, so that a caller reading this script's output is not held open by it.
     nohup bash -c "while kill -0 $stop_with 2>/dev/null; do sleep 1; done; bash '$PWD/scripts/postgres.sh' stop '$dir'" \
       >/dev/null 2>&1 &
   fi
   echo "postgres://tabconfig@127.0.0.1:$port/postgres"
+  ;;
+pause)
+  run_as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+  ;;
+resume)
+  start_server "$dir"
   ;;
 stop)
   if [ -d "$dir/data" ]; then

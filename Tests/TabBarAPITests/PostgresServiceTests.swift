@@ -104,14 +104,60 @@ struct PostgresServiceTests {
         // Every listening connection is cut: B listens again, re-reads, and sees what was written meanwhile.
         _ = try TestPostgres.sql(
             url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
-        let meanwhile = try onA.send(
-            "PUT", "/v1/clients/ios-phone/users/bob/tab-order", headers: json, body: Data(#"{"order":["home"]}"#.utf8))
-        #expect(meanwhile.status == 200)
+        // A lost its own listener too: until it listens again its writes are refused (503, Retry-After), as a client
+        // retrying sees.
+        var statuses: [Int] = []
+        let written = try Self.eventually {
+            let status = try onA.send(
+                "PUT", "/v1/clients/ios-phone/users/bob/tab-order", headers: json, body: Data(#"{"order":["home"]}"#.utf8)
+            ).status
+            statuses.append(status)
+            return status == 200
+        }
+        #expect(written)
+        #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
         let bobOnA = try onA.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en")
         #expect(try Self.eventually {
             try onB.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en").headers["ETag"] == bobOnA.headers["ETag"]
         })
         #expect(Self.eventually { b.log.contains("listening again") })
+    }
+
+    @Test("PostgreSQL stopped: writes 503 with Retry-After, reads served, /readyz 503; started again: healthy without a restart")
+    func databaseOutage() throws {
+        let cluster = try TestPostgresCluster()
+        defer { cluster.stop() }
+        let directory = try TemporaryDirectory("pg-outage")
+        defer { directory.remove() }
+        let server = try ServerProcess(
+            dataDirectory: directory.url, arguments: ["--store", cluster.url + "?sslmode=disable"],
+            environment: ["TABCONFIG_ADMIN_TOKEN": "pg-admin"])
+        defer { _ = server.stop() }
+        let client = try TestClient(port: server.port)
+        defer { client.close() }
+        let json = [("Content-Type", "application/json")]
+        let order = Data(#"{"order":["search"]}"#.utf8)
+        let path = "/v1/clients/ios-phone/users/alice/tab-order"
+        #expect(try client.send("PUT", path, headers: json, body: order).status == 200)
+        let before = try client.send("GET", "/v1/clients/ios-phone/users/alice/tabs?locale=en")
+        #expect(try client.send("GET", "/readyz").status == 200)
+
+        try cluster.pause()
+        #expect(try Self.eventually { try client.send("GET", "/readyz").status == 503 })
+        let refused = try client.send("PUT", path, headers: json, body: order)
+        #expect(refused.status == 503)
+        #expect(refused.headers["Retry-After"] != nil)
+        #expect(refused.headers["Content-Type"] == "application/problem+json")
+        let publish = try client.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
+        #expect(publish.status == 200, "reads of configs go on")
+        let during = try client.send("GET", "/v1/clients/ios-phone/users/alice/tabs?locale=en")
+        #expect(during.status == 200 && during.body == before.body, "reads are served from what the replica holds")
+
+        try cluster.resume()
+        #expect(try Self.eventually { try client.send("GET", "/readyz").status == 200 })
+        let again = try client.send("PUT", path, headers: json + [("If-Match", "\"r1:alice\"")], body: order)
+        #expect(again.status == 200, "\(String(decoding: again.body, as: UTF8.self))")
+        #expect(server.log.contains("writes fail until it listens again"))
     }
 
     @Test("a store URL that is not one is refused at startup with the expected form")

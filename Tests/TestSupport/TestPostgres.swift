@@ -9,16 +9,29 @@ public enum TestPostgres {
         if let url = ProcessInfo.processInfo.environment["TABCONFIG_TEST_POSTGRES_URL"], !url.isEmpty {
             return .success(url)
         }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tabconfig-postgres-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        let output = run(
-            "/bin/bash", [repositoryRoot + "/scripts/postgres.sh", "start", directory.path, "--stop-with",
-                String(ProcessInfo.processInfo.processIdentifier)])
+        return startCluster(in: newClusterDirectory())
+    }()
+
+    /// A directory name for a cluster of this process.
+    static func newClusterDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tabconfig-postgres-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        ).path
+    }
+
+    /// Starts a cluster in `directory` that stops when this process has exited; the URL of its `postgres` database.
+    static func startCluster(in directory: String) -> Result<String, TestPostgresError> {
+        let output = script(["start", directory, "--stop-with", String(ProcessInfo.processInfo.processIdentifier)])
         return output.flatMap { text in
             let url = text.split(separator: "\n").last.map(String.init) ?? ""
             return url.hasPrefix("postgres://") ? .success(url) : .failure(TestPostgresError(message: text))
         }
-    }()
+    }
+
+    /// Runs `scripts/postgres.sh` with `arguments`.
+    static func script(_ arguments: [String]) -> Result<String, TestPostgresError> {
+        run("/bin/bash", [repositoryRoot + "/scripts/postgres.sh"] + arguments)
+    }
 
     /// Creates an empty database and returns its URL.
     public static func createDatabase() throws -> String {

@@ -17,6 +17,7 @@ extension PostgresStore {
                         // Listening first, reading second: a write committed after the read is in a notice.
                         let fresh = try await Self.load(client, logger: logger)
                         cache.withLock { $0 = fresh }
+                        outage.withLock { $0 = nil }
                         reads += 1
                         if reads > 1 {
                             logger.notice("PostgreSQL store: listening again; re-read every config and tab order")
@@ -29,13 +30,24 @@ extension PostgresStore {
                         }
                     }
                 }
+                if Task.isCancelled { return }
+                lost("the listening connection closed")
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("PostgreSQL store: the listening connection failed (\(error)); retrying in \(delay)")
+                lost("the database cannot be reached (\(String(describing: error).prefix(200)))")
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
+    }
+
+    /// Marks the database unreachable until the store listens again: its notices can no longer be relied on.
+    private func lost(_ reason: String) {
+        let first = outage.withLock { outage in
+            defer { outage = reason }
+            return outage == nil
+        }
+        if first { logger.error("PostgreSQL store: \(reason); writes fail until it listens again") }
     }
 
     /// Applies one notice of another store's write to the cache, reading from the database what it does not carry,

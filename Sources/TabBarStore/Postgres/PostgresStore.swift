@@ -38,6 +38,9 @@ public final class PostgresStore: TabBarStore {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let cache = Mutex(PostgresCache())
     let observer = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
+    /// Why the database is taken to be unreachable: set when the listening connection fails, cleared once it listens
+    /// again and has re-read everything. Writes meanwhile fail at once.
+    let outage = Mutex<String?>(nil)
     private let closed = Atomic<Bool>(false)
 
     /// Connects to the database at `url`, applies the migrations it lacks and loads what reads are served from.
@@ -77,7 +80,7 @@ public final class PostgresStore: TabBarStore {
     // MARK: - Reads, from memory
 
     public var unavailableReason: String? {
-        closed.load(ordering: .acquiring) ? "the store is closed" : nil
+        closed.load(ordering: .acquiring) ? "the store is closed" : outage.withLock { $0 }
     }
 
     public func clientIDs() -> [String] {
@@ -207,8 +210,9 @@ public final class PostgresStore: TabBarStore {
 
     // MARK: - Running statements
 
+    /// Throws ``StoreError/unavailable`` when the store is closed or the database is known to be unreachable.
     private func checkOpen() throws {
-        if closed.load(ordering: .acquiring) { throw StoreError.unavailable }
+        if unavailableReason != nil { throw StoreError.unavailable }
     }
 
     /// Runs a write on the database and waits for it; a database that cannot be reached or fails is
