@@ -2,8 +2,9 @@
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
 # (Tests/Browser: what a browser's HTTP cache shows), revalidates both tab bars with OkHttp (Tests/Clients), kills
-# the server 200 times under concurrent writers (Benchmarks/crash-loop.py), then the Swift tests (unit, store
-# crash tests, end-to-end over HTTP, fault injection, shutdown under load, slow clients).
+# the server 200 times under concurrent writers (Benchmarks/crash-loop.py), runs three replicas on one PostgreSQL
+# database behind haproxy through writes, races and faults (Tests/Replicas), then the Swift tests (unit, both
+# stores' conformance, store crash tests, end-to-end over HTTP, fault injection, shutdown under load, slow clients).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test-tools
@@ -41,6 +42,9 @@ rm -rf "$okhttp_data"
 
 echo "== crash loop: SIGKILL under concurrent writers"
 python3 Benchmarks/crash-loop.py --binary "$binary" --cycles "${CRASH_LOOP_CYCLES:-200}"
+
+echo "== replicas: three on one PostgreSQL database behind haproxy, writers, races, a SIGKILL, a database restart"
+PATH="$PATH:/usr/sbin" python3 Tests/Replicas/replicas.py --binary "$binary" --duration "${REPLICA_RUN_SECONDS:-60}"
 
 echo "== swift test"
 swift test
