@@ -91,6 +91,16 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guard
         }
     }
 
+    /// Every durable key with its state (reset ones included), and the last version number of every deleted client.
+    func contents() -> (items: [(CustomizationKey, CustomizationTable.Item)], deletedClientVersions: [String: Int]) {
+        condition.withLock {
+            let items = table.clients.flatMap { client, users in
+                users.map { (CustomizationKey(client: client, user: $0.key), $0.value) }
+            }
+            return (items, table.deletedClientVersions)
+        }
+    }
+
     /// The newest version number the client had when it was last deleted (durably), or nil.
     func lastDeletedVersion(client: String) -> Int? {
         condition.withLock { table.deletedClientVersions[client] }

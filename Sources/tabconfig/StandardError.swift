@@ -4,6 +4,11 @@ import Foundation
 enum StandardError {
     /// Writes `line` and a newline.
     static func print(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        write(line + "\n")
+    }
+
+    /// Writes `text` as it is (a progress bar redraws its line with a carriage return).
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -8,6 +8,6 @@ struct TabConfigCommand: ParsableCommand {
         commandName: "tabconfig",
         abstract: "Remote tab bar configuration for mobile apps.",
         version: BuildInfo.version,
-        subcommands: [Serve.self, Validate.self, ImportPlist.self, Store.self],
+        subcommands: [Serve.self, Validate.self, ImportPlist.self, Store.self, MigrateStore.self],
         defaultSubcommand: Serve.self)
 }

@@ -217,7 +217,7 @@ public final class PostgresStore: TabBarStore {
 
     /// Runs a write on the database and waits for it; a database that cannot be reached or fails is
     /// ``StoreError/unavailable``, a store error thrown by the write is itself.
-    private func write<Value: Sendable>(
+    func write<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
     ) throws -> Value {
         try checkOpen()

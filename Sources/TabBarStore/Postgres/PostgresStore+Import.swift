@@ -1,0 +1,93 @@
+import Foundation
+import PostgresNIO
+
+/// Writing what another store holds, numbers kept (``StoreMigration``): each statement leaves alone what the database
+/// already holds at the same or a newer number, and returns how many rows it wrote.
+extension PostgresStore {
+    /// Writes a client's versions and its numbering (`lastVersion`: the highest number it ever used); the newest
+    /// version becomes live. Returns the versions written.
+    func importVersions(client: String, _ versions: [ConfigVersion], lastVersion: Int) throws -> Int {
+        let live = versions.map(\.version).max()
+        return try write { database, logger in
+            try await database.withTransaction(logger: logger) { connection in
+                var written = 0
+                for version in versions {
+                    let milliseconds = Int64((version.publishedAt.timeIntervalSince1970 * 1000).rounded())
+                    for try await _ in try await connection.query(
+                        """
+                        INSERT INTO tabconfig_versions (client, version, published_at, note, rollback_of, document)
+                        VALUES (\(client), \(version.version),
+                                'epoch'::timestamptz + \(milliseconds) * interval '1 millisecond',
+                                \(version.note), \(version.rollbackOf), \(version.document))
+                        ON CONFLICT (client, version) DO NOTHING
+                        RETURNING 1
+                        """, logger: logger
+                    ).decode(Int.self) {
+                        written += 1
+                    }
+                }
+                try await connection.query(
+                    """
+                    INSERT INTO tabconfig_clients AS c (client, last_version, live_version)
+                    VALUES (\(client), \(max(lastVersion, live ?? 0)), \(live))
+                    ON CONFLICT (client) DO UPDATE
+                    SET last_version = GREATEST(c.last_version, EXCLUDED.last_version),
+                        live_version = GREATEST(c.live_version, EXCLUDED.live_version)
+                    WHERE c.last_version < EXCLUDED.last_version
+                       OR c.live_version IS DISTINCT FROM GREATEST(c.live_version, EXCLUDED.live_version)
+                    """, logger: logger)
+                return written
+            }
+        }
+    }
+
+    /// Writes customizations with their revisions (a nil value: reset) where the database holds an older revision
+    /// or none. Returns how many it wrote.
+    func importCustomizations(_ entries: [(CustomizationKey, CustomizationEntry)]) throws -> Int {
+        guard !entries.isEmpty else { return 0 }
+        let encoder = JSONEncoder()
+        let clients = entries.map(\.0.client)
+        let users = entries.map(\.0.user)
+        let revisions = entries.map { Int64($0.1.revision) }
+        // "" stands for a reset one: no JSON document is empty.
+        let values = try entries.map { entry in
+            try entry.1.value.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? ""
+        }
+        return try write { database, logger in
+            var written = 0
+            for try await _ in try await database.query(
+                """
+                INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                SELECT client, user_id, revision, NULLIF(value, '')::jsonb
+                FROM unnest(\(clients)::text[], \(users)::text[], \(revisions)::bigint[], \(values)::text[])
+                    AS source (client, user_id, revision, value)
+                ON CONFLICT (client, user_id) DO UPDATE SET revision = EXCLUDED.revision, value = EXCLUDED.value
+                WHERE c.revision < EXCLUDED.revision
+                RETURNING 1
+                """, logger: logger
+            ).decode(Int.self) {
+                written += 1
+            }
+            return written
+        }
+    }
+
+    /// Versions per client and customizations with a value, as the database holds them.
+    func storedCounts() throws -> (versions: [String: Int], customizations: Int) {
+        try write { database, logger in
+            var versions: [String: Int] = [:]
+            for try await (client, count) in try await database.query(
+                "SELECT client, count(*)::bigint FROM tabconfig_versions GROUP BY client", logger: logger
+            ).decode((String, Int64).self) {
+                versions[client] = Int(count)
+            }
+            var customizations = 0
+            for try await count in try await database.query(
+                "SELECT count(*)::bigint FROM tabconfig_customizations WHERE value IS NOT NULL", logger: logger
+            ).decode(Int64.self) {
+                customizations = Int(count)
+            }
+            return (versions, customizations)
+        }
+    }
+}

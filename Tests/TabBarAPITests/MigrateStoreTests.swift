@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+import TabBarStore
+
+/// `tabconfig migrate-store`, the real executable, from a file store to a PostgreSQL database.
+@Suite("migrate-store")
+struct MigrateStoreTests {
+    private static func document(_ n: Int) -> Data {
+        Data(#"{"tabs":[{"id":"home","n":\#(n)}]}"#.utf8)
+    }
+
+    @Test("copies versions with their history and numbering and every customization; a second run writes nothing")
+    func copiesAndIsIdempotent() throws {
+        let directory = try TemporaryDirectory("migrate")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let source = try FileStore(directory: data, logger: .silent)
+        let v1 = try source.publish(client: "ios", document: Self.document(1), note: "first", rollbackOf: nil)
+        _ = try source.publish(client: "ios", document: Self.document(2), note: nil, rollbackOf: nil)
+        let v3 = try source.publish(client: "ios", document: Self.document(1), note: "back", rollbackOf: 1)
+        let web = try source.publish(client: "web", document: Self.document(9), note: nil, rollbackOf: nil)
+        _ = try source.publish(client: "gone", document: Self.document(5), note: nil, rollbackOf: nil)
+        _ = try source.publish(client: "gone", document: Self.document(6), note: nil, rollbackOf: nil)
+        var saved: [String: CustomizationEntry] = [:]
+        for index in 0..<50 {
+            let value = StoredCustomization(order: ["home", "t\(index)"], hidden: index % 3 == 0 ? ["home"] : [])
+            _ = try source.saveCustomization(client: "ios", user: "u\(index)", value, expectedRevision: nil)
+            saved["u\(index)"] = try source.saveCustomization(client: "ios", user: "u\(index)", value, expectedRevision: nil)
+        }
+        #expect(try source.deleteCustomization(client: "ios", user: "u7"))
+        _ = try source.saveCustomization(client: "gone", user: "dave", StoredCustomization(order: [], hidden: []), expectedRevision: nil)
+        #expect(try source.deleteClient("gone"))
+        source.close()
+
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let target = url + "?sslmode=disable"
+        let (status, output) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", target])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("copied 4 versions of 2 clients and 49 customizations (2 reset)"), "\(output)")
+        #expect(output.contains("written: 4 versions, 51 customizations"), "\(output)")
+        #expect(output.contains("counts verified"))
+        let (again, secondOutput) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", target])
+        #expect(again == 0)
+        #expect(secondOutput.contains("written: 0 versions, 0 customizations"), "\(secondOutput)")
+
+        let copy = try PostgresStore(url: try #require(PostgresStoreURL(target)), logger: .silent)
+        defer { copy.close() }
+        #expect(copy.clientIDs() == ["ios", "web"])
+        #expect(copy.versionNumbers(client: "ios") == [1, 2, 3])
+        #expect(copy.version(client: "ios", number: 1) == v1)
+        #expect(copy.liveVersion(client: "ios") == v3)
+        #expect(copy.liveVersion(client: "web") == web)
+        #expect(copy.customizationCount == 49)
+        for index in 0..<50 where index != 7 {
+            #expect(copy.customization(client: "ios", user: "u\(index)") == saved["u\(index)"])
+        }
+        #expect(copy.customization(client: "ios", user: "u7") == nil)
+        #expect(try copy.saveCustomization(client: "ios", user: "u7", StoredCustomization(order: [], hidden: []), expectedRevision: 0).revision == 4)
+        #expect(try copy.publish(client: "ios", document: Self.document(4), note: nil, rollbackOf: nil).version == 4)
+        #expect(try copy.publish(client: "gone", document: Self.document(7), note: nil, rollbackOf: nil).version == 3,
+            "a deleted client's numbering came along")
+        #expect(try copy.saveCustomization(client: "gone", user: "dave", StoredCustomization(order: [], hidden: []), expectedRevision: 0).revision == 2)
+    }
+
+    @Test("a target that is not a PostgreSQL URL: exit 2, nothing copied")
+    func refusesBadTargets() throws {
+        let directory = try TemporaryDirectory("migrate-bad")
+        defer { directory.remove() }
+        let (status, output) = try ServerProcess.run(["migrate-store", "--from", directory.child("data").path, "--to", "./elsewhere"])
+        #expect(status == 2)
+        #expect(output.contains("postgres://USER"))
+    }
+}
