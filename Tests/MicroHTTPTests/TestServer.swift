@@ -19,14 +19,3 @@ func withServer<T>(
     return try body(server)
 }
 
-/// Polls `condition` until it holds or 10 seconds pass; returns whether it held.
-func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-    while ContinuousClock.now < deadline {
-        if condition() {
-            return true
-        }
-        Thread.sleep(forTimeInterval: 0.005)
-    }
-    return condition()
-}

@@ -35,17 +35,16 @@ struct MigrateStoreTests {
 
         let url = try TestPostgres.createDatabase()
         defer { TestPostgres.dropDatabase(url) }
-        let target = url + "?sslmode=disable"
-        let (status, output) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", target])
+        let (status, output) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
         #expect(status == 0, "\(output)")
         #expect(output.contains("copied 4 versions of 2 clients and 49 customizations (2 reset)"), "\(output)")
         #expect(output.contains("written: 4 versions, 51 customizations"), "\(output)")
         #expect(output.contains("counts verified"))
-        let (again, secondOutput) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", target])
+        let (again, secondOutput) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
         #expect(again == 0)
         #expect(secondOutput.contains("written: 0 versions, 0 customizations"), "\(secondOutput)")
 
-        let copy = try PostgresStore(url: try #require(PostgresStoreURL(target)), logger: .silent)
+        let copy = try PostgresStore(url: try #require(PostgresStoreURL(url)), logger: .silent)
         defer { copy.close() }
         #expect(copy.clientIDs() == ["ios", "web"])
         #expect(copy.versionNumbers(client: "ios") == [1, 2, 3])

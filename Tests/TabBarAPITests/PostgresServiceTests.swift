@@ -15,7 +15,7 @@ struct PostgresServiceTests {
         let directory = try TemporaryDirectory("pg-service")
         defer { directory.remove() }
         let environment = ["TABCONFIG_ADMIN_TOKEN": "pg-admin"]
-        let arguments = ["--store", url + "?sslmode=disable"]
+        let arguments = ["--store", url]
 
         let first = try ServerProcess(dataDirectory: directory.url, arguments: arguments, environment: environment)
         var client = try TestClient(port: first.port)
@@ -52,17 +52,6 @@ struct PostgresServiceTests {
         #expect(!second.log.contains("not a version"))
     }
 
-    /// Waits until `condition` holds (at most 30 s, polling: a loaded test machine is slow): a replica applies
-    /// another's write when its notice arrives.
-    private static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return try condition()
-    }
-
     @Test("two replicas on one database: a write on one is read on the other, a publish reaches the other's event stream, and a lost listening connection is re-established with a re-read")
     func twoReplicas() throws {
         let url = try TestPostgres.createDatabase()
@@ -70,7 +59,7 @@ struct PostgresServiceTests {
         let directories = [try TemporaryDirectory("pg-a"), try TemporaryDirectory("pg-b")]
         defer { directories.forEach { $0.remove() } }
         let environment = ["TABCONFIG_ADMIN_TOKEN": "pg-admin"]
-        let arguments = ["--store", url + "?sslmode=disable"]
+        let arguments = ["--store", url]
         let a = try ServerProcess(dataDirectory: directories[0].url, arguments: arguments, environment: environment)
         defer { _ = a.stop() }
         let b = try ServerProcess(
@@ -92,14 +81,14 @@ struct PostgresServiceTests {
             "PUT", "/v1/clients/ios-phone/users/alice/tab-order", headers: json, body: Data(#"{"order":["search"]}"#.utf8))
         #expect(saved.status == 200)
         let onAAfter = try onA.send("GET", path)
-        #expect(try Self.eventually { try onB.send("GET", path).headers["ETag"] == onAAfter.headers["ETag"] })
+        #expect(try eventually(within: 30) { try onB.send("GET", path).headers["ETag"] == onAAfter.headers["ETag"] })
         #expect(try onB.send("GET", path).body == onAAfter.body)
 
         let config = try onA.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
         let published = try onA.send("PUT", "/v1/clients/ios-phone/config", headers: Self.admin, body: try configBody(config.body))
         #expect(published.status == 201)
         // B serves version 2 once the notice is applied; the event was queued on its stream before that.
-        #expect(try Self.eventually {
+        #expect(try eventually(within: 30) {
             try onB.send("GET", "/v1/clients/ios-phone/tabs").headers["ETag"]?.hasPrefix("\"t2-") == true
         })
         let event = try events.next(skippingHeartbeats: true)
@@ -111,7 +100,7 @@ struct PostgresServiceTests {
         // A lost its own listener too: until it listens again its writes are refused (503, Retry-After), as a client
         // retrying sees.
         var statuses: [Int] = []
-        let written = try Self.eventually {
+        let written = try eventually(within: 30) {
             let status = try onA.send(
                 "PUT", "/v1/clients/ios-phone/users/bob/tab-order", headers: json, body: Data(#"{"order":["home"]}"#.utf8)
             ).status
@@ -121,10 +110,10 @@ struct PostgresServiceTests {
         #expect(written)
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
         let bobOnA = try onA.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en")
-        #expect(try Self.eventually {
+        #expect(try eventually(within: 30) {
             try onB.send("GET", "/v1/clients/ios-phone/users/bob/tabs?locale=en").headers["ETag"] == bobOnA.headers["ETag"]
         })
-        #expect(Self.eventually { b.log.contains("listening again") })
+        #expect(eventually(within: 30) { b.log.contains("listening again") })
     }
 
     @Test("PostgreSQL stopped: writes 503 with Retry-After, reads served, /readyz 503; started again: healthy without a restart")
@@ -134,7 +123,7 @@ struct PostgresServiceTests {
         let directory = try TemporaryDirectory("pg-outage")
         defer { directory.remove() }
         let server = try ServerProcess(
-            dataDirectory: directory.url, arguments: ["--store", cluster.url + "?sslmode=disable"],
+            dataDirectory: directory.url, arguments: ["--store", cluster.url],
             environment: ["TABCONFIG_ADMIN_TOKEN": "pg-admin"])
         defer { _ = server.stop() }
         let client = try TestClient(port: server.port)
@@ -147,7 +136,7 @@ struct PostgresServiceTests {
         #expect(try client.send("GET", "/readyz").status == 200)
 
         try cluster.pause()
-        #expect(try Self.eventually { try client.send("GET", "/readyz").status == 503 })
+        #expect(try eventually(within: 30) { try client.send("GET", "/readyz").status == 503 })
         let refused = try client.send("PUT", path, headers: json, body: order)
         #expect(refused.status == 503)
         #expect(refused.headers["Retry-After"] != nil)
@@ -158,7 +147,7 @@ struct PostgresServiceTests {
         #expect(during.status == 200 && during.body == before.body, "reads are served from what the replica holds")
 
         try cluster.resume()
-        #expect(try Self.eventually { try client.send("GET", "/readyz").status == 200 })
+        #expect(try eventually(within: 30) { try client.send("GET", "/readyz").status == 200 })
         let again = try client.send("PUT", path, headers: json + [("If-Match", "\"r1:alice\"")], body: order)
         #expect(again.status == 200, "\(String(decoding: again.body, as: UTF8.self))")
         #expect(server.log.contains("writes fail until it listens again"))

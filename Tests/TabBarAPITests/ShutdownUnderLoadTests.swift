@@ -42,7 +42,7 @@ struct ShutdownUnderLoadTests {
             tally.stop()
             for worker in workers { _ = worker.join() }
         }
-        try #require(Self.waitUntil { tally.snapshot.completed >= 200 }, "the load generator did not get going")
+        try #require(eventually(within: 30) { tally.snapshot.completed >= 200 }, "the load generator did not get going")
 
         let holderUser = "holder"
         let holderOrder = ["profile", "home", "search"]
@@ -81,7 +81,7 @@ struct ShutdownUnderLoadTests {
         let readinessText = readiness.map { "\($0.status) \($0.text)" } ?? "none"
         #expect(readiness?.status == 503, "/readyz after SIGTERM: \(readinessText)")
         #expect(readiness?.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
-        let settled = Self.waitUntil {
+        let settled = eventually(within: 30) {
             let served = tally.snapshot.servedAfterSignal
             return workers.indices.allSatisfy { served.contains($0) || workers[$0].isFinished }
         }
@@ -270,15 +270,6 @@ struct ShutdownUnderLoadTests {
             stored[user] = (revision, object["order"] as? [String] ?? [])
         }
         return stored
-    }
-
-    private static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
     }
 
     // MARK: - Helpers

@@ -11,7 +11,7 @@ struct PostgresStoreHarness: StoreHarness {
     }
 
     func open() throws -> any TabBarStore {
-        guard let parsed = PostgresStoreURL(url + "?sslmode=disable") else { throw TestPostgresError(message: "bad URL \(url)") }
+        guard let parsed = PostgresStoreURL(url) else { throw TestPostgresError(message: "bad URL \(url)") }
         return try PostgresStore(url: parsed, logger: .silent)
     }
 

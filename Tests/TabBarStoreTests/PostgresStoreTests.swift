@@ -9,7 +9,7 @@ import TestSupport
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     private static func open(_ url: String) throws -> PostgresStore {
-        try PostgresStore(url: try #require(PostgresStoreURL(url + "?sslmode=disable")), logger: .silent)
+        try PostgresStore(url: try #require(PostgresStoreURL(url)), logger: .silent)
     }
 
     @Test("ten stores opening at once on an empty database apply each migration once")
@@ -95,17 +95,6 @@ struct PostgresStoreTests {
         #expect(try TestPostgres.sql(url, "SELECT sum(revision) FROM tabconfig_customizations") == "200")
     }
 
-    /// Waits until `condition` holds (at most 10 s, polling): replicas apply each other's writes when the notice
-    /// arrives.
-    private static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return condition()
-    }
-
     @Test("each write on one store reaches another on the same database through its notice, config changes reported")
     func notices() throws {
         let url = try TestPostgres.createDatabase()
@@ -119,25 +108,25 @@ struct PostgresStoreTests {
         writer.observeChanges { _ in Issue.record("a store's own writes are not reported to it") }
 
         let version = try writer.publish(client: "ios", document: Data(#"{"tabs":[1]}"#.utf8), note: "n", rollbackOf: nil)
-        #expect(Self.eventually { reader.liveVersion(client: "ios") == version })
+        #expect(eventually { reader.liveVersion(client: "ios") == version })
         let value = StoredCustomization(order: ["b", "a"], hidden: ["a"])
         let saved = try writer.saveCustomization(client: "ios", user: "u", value, expectedRevision: nil)
-        #expect(Self.eventually { reader.customization(client: "ios", user: "u") == saved })
+        #expect(eventually { reader.customization(client: "ios", user: "u") == saved })
         let large = StoredCustomization(order: (0..<600).map { "tab-\($0)" }, hidden: [])
         let big = try writer.saveCustomization(client: "ios", user: "big", large, expectedRevision: nil)
-        #expect(Self.eventually { reader.customization(client: "ios", user: "big") == big }, "read from its row")
+        #expect(eventually { reader.customization(client: "ios", user: "big") == big }, "read from its row")
         #expect(try writer.deleteCustomization(client: "ios", user: "big"))
-        #expect(Self.eventually { reader.customization(client: "ios", user: "big") == nil })
-        #expect(Self.eventually { reader.customizationCount == 1 })
+        #expect(eventually { reader.customization(client: "ios", user: "big") == nil })
+        #expect(eventually { reader.customizationCount == 1 })
         let second = try writer.publish(client: "ios", document: Data("{}".utf8), note: nil, rollbackOf: 1)
-        #expect(Self.eventually { reader.versionNumbers(client: "ios") == [1, 2] })
+        #expect(eventually { reader.versionNumbers(client: "ios") == [1, 2] })
         #expect(reader.liveVersion(client: "ios") == second)
         #expect(try writer.deleteClient("ios"))
-        #expect(Self.eventually { reader.liveVersion(client: "ios") == nil && reader.customizationCount == 0 })
+        #expect(eventually { reader.liveVersion(client: "ios") == nil && reader.customizationCount == 0 })
         #expect(reader.customization(client: "ios", user: "u") == nil)
         #expect(reader.clientIDs() == [])
         #expect(try reader.saveCustomization(client: "ios", user: "u", value, expectedRevision: 0).revision == 2)
-        #expect(Self.eventually { changes.withLock { $0.count } == 3 })
+        #expect(eventually { changes.withLock { $0.count } == 3 })
         #expect(
             changes.withLock { $0 } == [.published(client: "ios"), .published(client: "ios"), .deleted(client: "ios")])
     }

@@ -33,17 +33,20 @@ public enum TestPostgres {
         run("/bin/bash", [repositoryRoot + "/scripts/postgres.sh"] + arguments)
     }
 
-    /// Creates an empty database and returns its URL.
+    /// Creates an empty database and returns its URL, as both the store and psql take it (`?sslmode=disable`: the
+    /// test cluster has no TLS).
     public static func createDatabase() throws -> String {
         let cluster = try clusterURL.get()
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         _ = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"]).get()
-        return cluster.replacingOccurrences(of: "/postgres", with: "/\(name)")
+        return cluster.replacingOccurrences(of: "/postgres", with: "/\(name)") + sslDisabled
     }
 
     /// Drops a database `createDatabase()` made, closing its connections.
     public static func dropDatabase(_ url: String) {
-        guard let cluster = try? clusterURL.get(), let name = url.split(separator: "/").last else { return }
+        guard let cluster = try? clusterURL.get(),
+            let name = url.split(separator: "/").last?.split(separator: "?").first
+        else { return }
         _ = run(psql, [cluster, "-qc", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"])
     }
 
@@ -53,6 +56,7 @@ public enum TestPostgres {
     }
 
     private static let psql = "/usr/lib/postgresql/15/bin/psql"
+    static let sslDisabled = "?sslmode=disable"
 
     private static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

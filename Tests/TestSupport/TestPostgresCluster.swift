@@ -1,14 +1,14 @@
 /// A PostgreSQL cluster of one test's own, for what the shared one (``TestPostgres``) cannot take: being stopped and
 /// started again. Removed by ``stop()`` (or when the test process exits).
 public final class TestPostgresCluster: Sendable {
-    /// The URL of its `postgres` database.
+    /// The URL of its `postgres` database, as both the store and psql take it.
     public let url: String
     private let directory: String
 
     /// Creates and starts the cluster.
     public init() throws {
         directory = TestPostgres.newClusterDirectory()
-        url = try TestPostgres.startCluster(in: directory).get()
+        url = try TestPostgres.startCluster(in: directory).get() + TestPostgres.sslDisabled
     }
 
     /// Stops the server, keeping the data: the database is unreachable until ``resume()``.

@@ -47,14 +47,13 @@ public struct TargetingPlan: Sendable {
         let key: String
         let pointer: String
         let when: MemoizedCondition?
-        let seed: String
         let hashAttribute: String
         let ranges: [VariationRange]
         /// Per variation, its part of an outcome key: `.e`, the experiment's index, `v`, the variation.
         let outcomeKeys: [String]
         /// The field of `hashAttribute`, nil when it names none (a config that failed validation).
         let hashField: ContextField?
-        /// `seed` hashed.
+        /// The experiment's seed hashed.
         let seedState: UInt32
 
         init(
@@ -64,7 +63,6 @@ public struct TargetingPlan: Sendable {
             self.key = key
             self.pointer = pointer
             self.when = when
-            self.seed = seed
             self.hashAttribute = hashAttribute
             self.ranges = ranges
             self.outcomeKeys = outcomeKeys

@@ -12,19 +12,7 @@ extension PostgresStore {
             try await database.withTransaction(logger: logger) { connection in
                 var written = 0
                 for version in versions {
-                    let milliseconds = Int64((version.publishedAt.timeIntervalSince1970 * 1000).rounded())
-                    for try await _ in try await connection.query(
-                        """
-                        INSERT INTO tabconfig_versions (client, version, published_at, note, rollback_of, document)
-                        VALUES (\(client), \(version.version),
-                                'epoch'::timestamptz + \(milliseconds) * interval '1 millisecond',
-                                \(version.note), \(version.rollbackOf), \(version.document))
-                        ON CONFLICT (client, version) DO NOTHING
-                        RETURNING 1
-                        """, logger: logger
-                    ).decode(Int.self) {
-                        written += 1
-                    }
+                    if try await Self.insert(version, on: connection, logger: logger) { written += 1 }
                 }
                 try await connection.query(
                     """
@@ -45,14 +33,11 @@ extension PostgresStore {
     /// or none. Returns how many it wrote.
     func importCustomizations(_ entries: [(CustomizationKey, CustomizationEntry)]) throws -> Int {
         guard !entries.isEmpty else { return 0 }
-        let encoder = JSONEncoder()
         let clients = entries.map(\.0.client)
         let users = entries.map(\.0.user)
         let revisions = entries.map { Int64($0.1.revision) }
         // "" stands for a reset one: no JSON document is empty.
-        let values = try entries.map { entry in
-            try entry.1.value.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? ""
-        }
+        let values = try entries.map { try $0.1.value.map(Self.json) ?? "" }
         return try write { database, logger in
             var written = 0
             for try await _ in try await database.query(

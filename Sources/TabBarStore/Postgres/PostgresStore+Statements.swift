@@ -15,17 +15,7 @@ extension PostgresStore {
     /// Reads everything reads are served from.
     static func load(_ database: PostgresClient, logger: Logger) async throws -> PostgresCache {
         var cache = PostgresCache()
-        let versions = try await database.query(
-            """
-            SELECT client, version, (extract(epoch FROM published_at) * 1000)::bigint, note, rollback_of, document
-            FROM tabconfig_versions ORDER BY client, version
-            """, logger: logger)
-        for try await (client, number, milliseconds, note, rollbackOf, document) in versions.decode(
-            (String, Int, Int64, String?, Int?, Data).self)
-        {
-            let version = ConfigVersion(
-                client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
-                rollbackOf: rollbackOf, document: document)
+        for version in try await versions(database, where: "TRUE", logger: logger) {
             cache.addVersion(version, prunedThrough: 0)
         }
         let customizations = try await database.query(
@@ -43,15 +33,59 @@ extension PostgresStore {
     static func version(
         _ database: PostgresClient, _ client: String, _ number: Int, _ logger: Logger
     ) async throws -> ConfigVersion? {
-        for try await (milliseconds, note, rollbackOf, document) in try await database.query(
+        var condition = PostgresQuery(unsafeSQL: "client = $1 AND version = $2")
+        condition.binds.append(client)
+        condition.binds.append(number)
+        return try await versions(database, where: condition, logger: logger).first
+    }
+
+    /// The stored versions `condition` (a `WHERE` clause with its bindings) selects, by client and number.
+    private static func versions(
+        _ database: PostgresClient, where condition: PostgresQuery, logger: Logger
+    ) async throws -> [ConfigVersion] {
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT client, version, (extract(epoch FROM published_at) * 1000)::bigint, note, rollback_of, document
+                FROM tabconfig_versions WHERE \(condition.sql) ORDER BY client, version
+                """, binds: condition.binds)
+        var versions: [ConfigVersion] = []
+        for try await (client, number, milliseconds, note, rollbackOf, document) in try await database.query(
+            query, logger: logger
+        ).decode((String, Int, Int64, String?, Int?, Data).self) {
+            versions.append(
+                ConfigVersion(
+                    client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
+                    rollbackOf: rollbackOf, document: document))
+        }
+        return versions
+    }
+
+    /// Inserts a version unless the database holds one by its client and number; returns whether it did.
+    static func insert(_ version: ConfigVersion, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        for try await _ in try await connection.query(
             """
-            SELECT (extract(epoch FROM published_at) * 1000)::bigint, note, rollback_of, document
-            FROM tabconfig_versions WHERE client = \(client) AND version = \(number)
+            INSERT INTO tabconfig_versions (client, version, published_at, note, rollback_of, document)
+            VALUES (\(version.client), \(version.version),
+                    'epoch'::timestamptz + \(milliseconds(version.publishedAt)) * interval '1 millisecond',
+                    \(version.note), \(version.rollbackOf), \(version.document))
+            ON CONFLICT (client, version) DO NOTHING
+            RETURNING 1
             """, logger: logger
-        ).decode((Int64, String?, Int?, Data).self) {
-            return ConfigVersion(
-                client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
-                rollbackOf: rollbackOf, document: document)
+        ).decode(Int.self) {
+            return true
+        }
+        return false
+    }
+
+    /// Locks a client's row for the transaction: its last version number and its live one; nil without a row.
+    private static func lockClient(
+        _ client: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> (last: Int, live: Int?)? {
+        for try await row in try await connection.query(
+            "SELECT last_version, live_version FROM tabconfig_clients WHERE client = \(client) FOR UPDATE",
+            logger: logger
+        ).decode((Int, Int?).self) {
+            return row
         }
         return nil
     }
@@ -79,28 +113,21 @@ extension PostgresStore {
         _ database: PostgresClient, client: String, document: Data, note: String?, rollbackOf: Int?,
         expectedVersion: Int?, keep: Int, origin: String, logger: Logger
     ) async throws -> (ConfigVersion, Int) {
-        let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        let publishedAt = date(milliseconds: milliseconds(Date()))
         return try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 INSERT INTO tabconfig_clients (client, last_version, live_version) VALUES (\(client), 0, NULL)
                 ON CONFLICT (client) DO NOTHING
                 """, logger: logger)
-            var state: (last: Int, live: Int?) = (0, nil)
-            for try await row in try await connection.query(
-                "SELECT last_version, live_version FROM tabconfig_clients WHERE client = \(client) FOR UPDATE",
-                logger: logger
-            ).decode((Int, Int?).self) {
-                state = row
-            }
+            let state = try await lockClient(client, on: connection, logger: logger) ?? (0, nil)
             if let expectedVersion, expectedVersion != state.live ?? 0 { throw StoreError.revisionMismatch }
             let number = state.last + 1
-            try await connection.query(
-                """
-                INSERT INTO tabconfig_versions (client, version, published_at, note, rollback_of, document)
-                VALUES (\(client), \(number), 'epoch'::timestamptz + \(milliseconds) * interval '1 millisecond',
-                        \(note), \(rollbackOf), \(document))
-                """, logger: logger)
+            let version = ConfigVersion(
+                client: client, version: number, publishedAt: publishedAt, note: note, rollbackOf: rollbackOf,
+                document: document)
+            // The client's row is locked and the number is past its last: nothing holds it.
+            _ = try await insert(version, on: connection, logger: logger)
             try await connection.query(
                 "UPDATE tabconfig_clients SET last_version = \(number), live_version = \(number) WHERE client = \(client)",
                 logger: logger)
@@ -110,9 +137,6 @@ extension PostgresStore {
             let notice = ChangeNotice(
                 kind: .published, origin: origin, client: client, version: number, prunedThrough: prunedThrough)
             try await notify(notice, on: connection, logger: logger)
-            let version = ConfigVersion(
-                client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
-                rollbackOf: rollbackOf, document: document)
             return (version, prunedThrough)
         }
     }
@@ -124,13 +148,7 @@ extension PostgresStore {
         _ database: PostgresClient, client: String, origin: String, logger: Logger
     ) async throws -> (Bool, Int?, [(String, UInt64)]) {
         try await database.withTransaction(logger: logger) { connection in
-            var state: (last: Int, live: Int?)?
-            for try await row in try await connection.query(
-                "SELECT last_version, live_version FROM tabconfig_clients WHERE client = \(client) FOR UPDATE",
-                logger: logger
-            ).decode((Int, Int?).self) {
-                state = row
-            }
+            let state = try await lockClient(client, on: connection, logger: logger)
             var removed: [(String, UInt64)] = []
             for try await (user, revision) in try await connection.query(
                 """
@@ -189,36 +207,46 @@ extension PostgresStore {
                 """
         }
         let inline = json.utf8.count <= ChangeNotice.maximumInlineValue
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH saved AS (\(write))
-                SELECT revision, pg_notify('\(ChangeNotice.channel)', json_build_object(
-                    'k', 'c', 'o', $4::text, 'c', $1::text, 'u', $2::text, 'r', revision,
-                    \(inline ? "'j', $3::text" : "'f', true"))::text)
-                FROM saved
-                """, binds: bindings)
-        for try await (revision, _) in try await database.query(query, logger: logger).decode((Int64, String).self) {
-            return CustomizationEntry(revision: UInt64(revision), value: value)
+        guard let revision = try await notifying(write, bindings, value: inline ? "$3::text" : nil, database, logger)
+        else {
+            throw StoreError.revisionMismatch
         }
-        throw StoreError.revisionMismatch
+        return CustomizationEntry(revision: revision, value: value)
     }
 
     /// Resets a customization (taking the next revision) and sends its ``ChangeNotice``; nil when it had no value.
     static func reset(
         _ database: PostgresClient, client: String, user: String, origin: String, logger: Logger
     ) async throws -> UInt64? {
-        for try await (revision, _) in try await database.query(
+        var bindings = PostgresBindings()
+        bindings.append(client)
+        bindings.append(user)
+        bindings.append("")  // no value: a text parameter, so that its type is known
+        bindings.append(origin)
+        let write = """
+            UPDATE tabconfig_customizations SET revision = revision + 1, value = NULL
+            WHERE client = $1 AND user_id = $2 AND value IS NOT NULL
+            RETURNING revision
             """
-            WITH reset AS (
-                UPDATE tabconfig_customizations SET revision = revision + 1, value = NULL
-                WHERE client = \(client) AND user_id = \(user) AND value IS NOT NULL
-                RETURNING revision
-            )
-            SELECT revision, pg_notify('tabconfig_changes', json_build_object(
-                'k', 'c', 'o', \(origin)::text, 'c', \(client)::text, 'u', \(user)::text, 'r', revision)::text)
-            FROM reset
-            """, logger: logger
-        ).decode((Int64, String).self) {
+        return try await notifying(write, bindings, value: "NULL", database, logger)
+    }
+
+    /// Runs a customization write (`write` returns the key's new revision; bindings: $1 client, $2 user, $3 the
+    /// value's JSON, $4 the origin) and, in the same statement, sends its ``ChangeNotice``: with the value when
+    /// `value` is the SQL of it, a reset when it is `NULL`, to be read from the row when nil. Returns the new
+    /// revision; nil when `write` changed no row.
+    private static func notifying(
+        _ write: String, _ bindings: PostgresBindings, value: String?, _ database: PostgresClient, _ logger: Logger
+    ) async throws -> UInt64? {
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH written AS (\(write))
+                SELECT revision, pg_notify('\(ChangeNotice.channel)', json_build_object(
+                    'k', 'c', 'o', $4::text, 'c', $1::text, 'u', $2::text, 'r', revision,
+                    \(value.map { "'j', \($0)" } ?? "'f', true"))::text)
+                FROM written
+                """, binds: bindings)
+        for try await (revision, _) in try await database.query(query, logger: logger).decode((Int64, String).self) {
             return UInt64(revision)
         }
         return nil
@@ -240,7 +268,14 @@ extension PostgresStore {
         }
     }
 
+    /// A date of whole milliseconds, as the store keeps it.
     static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// The whole milliseconds since 1970 of a date, to the nearest: a date of whole milliseconds gives them back
+    /// (its product by 1000 can fall a hair short of them).
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 }

@@ -154,7 +154,7 @@ public final class PostgresStore: TabBarStore {
                 database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
                 origin: self.origin, logger: logger)
         }
-        cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
+        remember(entry, client: client, user: user)
         return entry
     }
 
@@ -170,22 +170,20 @@ public final class PostgresStore: TabBarStore {
             completion(.failure(error))
             return
         }
-        let database = self.client
-        let logger = self.logger
-        let timeout = options.timeout
-        let origin = self.origin
-        DatabaseTask.start({
-            try await DatabaseTask.bounded(by: timeout) {
-                try await Self.save(
-                    database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
-                    origin: origin, logger: logger)
-            }
-        }) { [self] result in
-            if case .success(let entry) = result {
-                self.cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
-            }
-            completion(result.mapError(Self.storeError))
+        let save = operation { database, logger in
+            try await Self.save(
+                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
+                origin: self.origin, logger: logger)
         }
+        DatabaseTask.start(save) { [self] result in
+            if case .success(let entry) = result { remember(entry, client: client, user: user) }
+            completion(result)
+        }
+    }
+
+    /// Applies a committed save to the cache.
+    private func remember(_ entry: CustomizationEntry, client: String, user: String) {
+        cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
     }
 
     public func deleteCustomization(client: String, user: String) throws -> Bool {
@@ -215,21 +213,28 @@ public final class PostgresStore: TabBarStore {
         if unavailableReason != nil { throw StoreError.unavailable }
     }
 
-    /// Runs a write on the database and waits for it; a database that cannot be reached or fails is
-    /// ``StoreError/unavailable``, a store error thrown by the write is itself.
+    /// Runs a write on the database and waits for it.
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
     ) throws -> Value {
         try checkOpen()
+        return try DatabaseTask.wait(operation(body))
+    }
+
+    /// `body` on the pool, bounded by the timeout; a database that cannot be reached or fails is
+    /// ``StoreError/unavailable``, a store error thrown by `body` is itself.
+    private func operation<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
+    ) -> @Sendable () async throws -> Value {
         let database = self.client
         let logger = self.logger
         let timeout = options.timeout
-        do {
-            return try DatabaseTask.wait {
-                try await DatabaseTask.bounded(by: timeout) { try await body(database, logger) }
+        return {
+            do {
+                return try await DatabaseTask.bounded(by: timeout) { try await body(database, logger) }
+            } catch {
+                throw Self.storeError(error)
             }
-        } catch {
-            throw Self.storeError(error)
         }
     }
 
@@ -240,7 +245,8 @@ public final class PostgresStore: TabBarStore {
         return StoreError.unavailable
     }
 
-    private static func json(_ value: StoredCustomization) throws -> String {
+    /// A customization as the JSON the store keeps.
+    static func json(_ value: StoredCustomization) throws -> String {
         let data = try JSONEncoder().encode(value)
         guard data.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
         return String(decoding: data, as: UTF8.self)
