@@ -59,9 +59,23 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// Calls `observer` with each change made by another process, once the store's reads show it (only a shared
     /// store has such changes). One observer; a second call replaces it.
     func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void)
+    /// Whether other processes write to the store too, so that its reads can lag their writes for a moment.
+    var isShared: Bool { get }
+    /// Reads `client`'s versions and, given `user`, that user's customization from where the store keeps them into
+    /// what its reads serve: for a request naming a version or a revision newer than the reads show (another
+    /// process's write not yet applied here). The observer hears of a newer version before `completion` is called,
+    /// once, from any thread; a failed read changes nothing. A store that is not shared calls `completion` at once.
+    func readThrough(client: String, user: String?, completion: @escaping @Sendable () -> Void)
 }
 
 extension TabBarStore {
     /// A store only this process writes to has no changes from elsewhere.
     public func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void) {}
+
+    public var isShared: Bool { false }
+
+    /// Its reads are always current: nothing to read.
+    public func readThrough(client: String, user: String?, completion: @escaping @Sendable () -> Void) {
+        completion()
+    }
 }

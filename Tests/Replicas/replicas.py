@@ -8,7 +8,8 @@ Starts a PostgreSQL cluster of its own (scripts/postgres.sh), `--replicas` tabco
 
 - `--writers` writers PUT tab orders through haproxy, each on users of its own, with `If-Match` of the last
   revision it knows; after each acknowledged write the user's tab order is read from another replica (directly)
-  until it shows that revision: the visibility lag.
+  until it shows that revision: the visibility lag. A third replica, when there is one, is asked at once with
+  `If-None-Match` of the acknowledged ETag: it must never answer with an older revision (it reads through).
 - a racer sends two PUTs with the same `If-Match` to two replicas at once, over and over: exactly one may win.
 - a publisher publishes the config on the first replica every 3 s; every other replica's event stream must deliver
   each version: the delivery time.
@@ -138,6 +139,9 @@ class Record:
         self.published = {}      # version -> monotonic time of the acknowledgement
         self.deliveries = {}     # (replica name, version) -> monotonic time the event arrived
         self.unexpected = []
+        self.etag_reads = 0
+        self.etag_older = []     # (acknowledged at, description) of ETag reads answered with an older revision
+        self.refusals = []       # monotonic times of 412s answered to writers (each writer owns its users)
 
     def fail(self, started, description):
         """A request sent at `started` (monotonic) failed: counted in the window it was sent in."""
@@ -178,6 +182,8 @@ def writer(index, front, replicas, record, rng, stop):
             time.sleep(0.05)
             continue
         if response.status == 412:
+            with record.lock:
+                record.refusals.append(started)
             known[user] = refetch(front, user, known[user])
             continue
         if response.status != 200:
@@ -209,7 +215,10 @@ def observe_lag(user, revision, served_by, acknowledged, replicas, record, rng):
     others = [r for r in replicas if r.name != served_by and r.process.poll() is None]
     if not others:
         return
-    replica = rng.choice(others)
+    rng.shuffle(others)
+    if len(others) > 1:
+        check_etag_read(others.pop(), user, revision, acknowledged, record)
+    replica = others[0]
     deadline = acknowledged + 5.0
     while time.monotonic() < deadline:
         try:
@@ -223,6 +232,25 @@ def observe_lag(user, revision, served_by, acknowledged, replicas, record, rng):
         time.sleep(0.002)
     with record.lock:
         record.not_visible.append(acknowledged)
+
+
+def check_etag_read(replica, user, revision, acknowledged, record):
+    """Revalidates the user's tab order on `replica` with the ETag of the write just acknowledged: a 304 of that
+    ETag, or a newer revision, never an older one."""
+    tag = f"\"r{revision}:{user}\""
+    try:
+        status, headers, body = request(replica.port, "GET", tab_order(user), headers={"If-None-Match": tag})
+    except OSError:
+        return  # the replica went away (the SIGKILL)
+    shown = headers.get("ETag")
+    if status == 200:
+        older = int(json.loads(body)["revision"]) < revision
+    else:
+        older = status != 304 or shown != tag
+    with record.lock:
+        record.etag_reads += 1
+        if older:
+            record.etag_older.append((acknowledged, f"{replica.name} answered {status} {shown} to If-None-Match {tag}"))
 
 
 def racer(replicas, record, stop):
@@ -487,9 +515,17 @@ def main():
         outside = [f"{d} (sent at {t - begin:.2f} s)" for t, d in record.failures
                    if not (during(t, replica_window) or during(t, database_window))]
         print(f"requests failed outside the two faults: {len(outside)}")
+        # While the database is away a replica cannot read through: it answers from what it holds.
+        etag_older = [d for t, d in record.etag_older if calm(t)]
+        print(f"If-None-Match reads of an acknowledged write on a third replica: {record.etag_reads}, answered with "
+              f"an older revision: {len(etag_older)} (around the outage: {len(record.etag_older) - len(etag_older)})")
+        refusals = [t for t in record.refusals if not (during(t, replica_window) or during(t, database_window))]
+        print(f"412 answered to writers' If-Match (each writer owns its users): {len(record.refusals)}, outside the "
+              f"two faults: {len(refusals)}")
         problems += lost + [f"a race had two winners"] * record.double_winners
         problems += [f"{name} never delivered version {version}" for name, version in missing]
         problems += [f"failed outside the faults: {d}" for d in outside[:10]]
+        problems += etag_older[:10]
         if not_visible:
             problems.append(f"{len(not_visible)} acknowledged writes were not visible on another replica within 5 s")
         if lags and percentile(lags, 0.99) > 1.0:

@@ -116,6 +116,115 @@ struct PostgresServiceTests {
         #expect(eventually(within: 30) { b.log.contains("listening again") })
     }
 
+    @Test("a replica behind the database (writes it was never told of) reads through for a validator naming them: no older revision, If-Match holds, the version reaches its event stream")
+    func readsThrough() throws {
+        let served = try ServedDatabase("pg-read-through")
+        defer { served.stop() }
+        let (url, server) = (served.url, served.server)
+        let client = try TestClient(port: server.port, timeout: 30)
+        defer { client.close() }
+        let json = [("Content-Type", "application/json")]
+        let tabOrder = "/v1/clients/ios-phone/users/alice/tab-order"
+        #expect(try client.send("PUT", tabOrder, headers: json, body: Data(#"{"order":["search"]}"#.utf8)).status == 200)
+        let events = try EventReader(port: server.port, path: "/v1/clients/ios-phone/tabs/events")
+        defer { events.close() }
+        #expect(try events.next(skippingHeartbeats: true).contains("\"version\":1"))
+
+        // What another replica would write, without the notice that would tell this one.
+        func setRevision(_ revision: Int) throws {
+            _ = try TestPostgres.sql(
+                url, """
+                    UPDATE tabconfig_customizations SET revision = \(revision), value = '{"order":["home","search"],"hidden":[]}'
+                    WHERE client = 'ios-phone' AND user_id = 'alice'
+                    """)
+        }
+        func addVersion(_ version: Int) throws {
+            _ = try TestPostgres.sql(
+                url, """
+                    INSERT INTO tabconfig_versions SELECT client, \(version), now(), 'elsewhere', NULL, document
+                    FROM tabconfig_versions WHERE client = 'ios-phone' AND version = 1;
+                    UPDATE tabconfig_clients SET last_version = \(version), live_version = \(version) WHERE client = 'ios-phone'
+                    """)
+        }
+
+        try setRevision(2)
+        #expect(try client.send("GET", tabOrder).headers["ETag"] == "\"r1:alice\"", "the replica is behind")
+        let revalidated = try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r2:alice\"")])
+        #expect(revalidated.status == 304)
+        #expect(revalidated.headers["ETag"] == "\"r2:alice\"")
+        let read = try client.send("GET", tabOrder)
+        #expect(read.headers["ETag"] == "\"r2:alice\"")
+        #expect(String(decoding: read.body, as: UTF8.self).contains(#""order":["home","search"]"#))
+
+        try addVersion(2)
+        let tabs = "/v1/clients/ios-phone/tabs?locale=en"
+        #expect(try client.send("GET", tabs).headers["ETag"] == "\"t1-en\"", "the replica is behind")
+        let tabsRevalidated = try client.send("GET", tabs, headers: [("If-None-Match", "\"t2-en\"")])
+        #expect(tabsRevalidated.status == 304)
+        #expect(tabsRevalidated.headers["ETag"] == "\"t2-en\"")
+        let event = try events.next(skippingHeartbeats: true)
+        #expect(event.contains("\"version\":2"), "\(event)")
+
+        try setRevision(3)
+        let userTabs = "/v1/clients/ios-phone/users/alice/tabs?locale=en"
+        let userRevalidated = try client.send("GET", userTabs, headers: [("If-None-Match", "\"u2-en-3:alice\"")])
+        #expect(userRevalidated.status == 304)
+        #expect(userRevalidated.headers["ETag"] == "\"u2-en-3:alice\"")
+
+        try setRevision(4)
+        let written = try client.send(
+            "PUT", tabOrder, headers: json + [("If-Match", "\"r4:alice\"")], body: Data(#"{"order":["search"]}"#.utf8))
+        #expect(written.status == 200, "\(String(decoding: written.body, as: UTF8.self))")
+        #expect(written.headers["ETag"] == "\"r5:alice\"")
+
+        try addVersion(3)
+        #expect(try client.send("GET", "/v1/clients/ios-phone/config/versions/3", headers: Self.admin).status == 200)
+        try addVersion(4)
+        let config = try client.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
+        let published = try client.send(
+            "PUT", "/v1/clients/ios-phone/config", headers: Self.admin + [("If-Match", "\"c4\"")],
+            body: try configBody(config.body))
+        #expect(published.status == 201, "\(String(decoding: published.body, as: UTF8.self))")
+        #expect(published.headers["ETag"] == "\"c5\"")
+        let stale = try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r9:alice\"")])
+        #expect(stale.status == 200 && stale.headers["ETag"] == "\"r5:alice\"", "a revision nobody wrote names nothing newer")
+    }
+
+    @Test("a write waiting on the database holds no worker thread: with one, reads are answered while a publish waits for a lock")
+    func writeWaitsOffWorker() throws {
+        let served = try ServedDatabase("pg-waiting", arguments: ["--threads", "1"])
+        defer { served.stop() }
+        let (url, server) = (served.url, served.server)
+        let publisher = try TestClient(port: server.port, timeout: 30)
+        defer { publisher.close() }
+        let reader = try TestClient(port: server.port, timeout: 30)
+        defer { reader.close() }
+        let config = try publisher.send("GET", "/v1/clients/ios-phone/config", headers: Self.admin)
+        let document = try configBody(config.body)
+
+        // Another session holds the client's row, which a publish locks.
+        let session = try TestPostgresSession(url: url)
+        defer { session.close() }
+        try session.send("BEGIN; SELECT 1 FROM tabconfig_clients WHERE client = 'ios-phone' FOR UPDATE;")
+        #expect(try eventually(within: 30) {
+            try TestPostgres.sql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1"
+        })
+        let head = "PUT /v1/clients/ios-phone/config HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer pg-admin\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(document.count)\r\n\r\n"
+        try publisher.sendRaw(Data(head.utf8) + document)
+        #expect(try eventually(within: 30) {
+            try TestPostgres.sql(url, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == "1"
+        })
+
+        // The one worker is free: were it waiting with the publish, this read would wait for the lock's release,
+        // which comes only after it.
+        #expect(try reader.send("GET", "/v1/clients/ios-phone/tabs?locale=en").status == 200)
+        try session.send("COMMIT;")
+        let published = try publisher.readResponse(method: "PUT")
+        #expect(published.status == 201)
+        #expect(published.headers["ETag"] == "\"c2\"")
+    }
+
     @Test("PostgreSQL stopped: writes 503 with Retry-After, reads served, /readyz 503; started again: healthy without a restart")
     func databaseOutage() throws {
         let cluster = try TestPostgresCluster()
@@ -171,6 +280,27 @@ struct PostgresServiceTests {
         ])
         #expect(status != 0)
         #expect(output.contains("cannot start"))
+    }
+
+    /// A database of its own and the executable serving it (admin token `pg-admin`).
+    private struct ServedDatabase {
+        let url: String
+        let directory: TemporaryDirectory
+        let server: ServerProcess
+
+        init(_ name: String, arguments: [String] = []) throws {
+            url = try TestPostgres.createDatabase()
+            directory = try TemporaryDirectory(name)
+            server = try ServerProcess(
+                dataDirectory: directory.url, arguments: ["--store", url] + arguments,
+                environment: ["TABCONFIG_ADMIN_TOKEN": "pg-admin"])
+        }
+
+        func stop() {
+            _ = server.stop()
+            directory.remove()
+            TestPostgres.dropDatabase(url)
+        }
     }
 
     /// The document inside a `GET …/config` envelope.

@@ -55,7 +55,7 @@ public enum TestPostgres {
         try run(psql, [url, "-v", "ON_ERROR_STOP=1", "-Atqc", statement]).get()
     }
 
-    private static let psql = "/usr/lib/postgresql/15/bin/psql"
+    static let psql = "/usr/lib/postgresql/15/bin/psql"
     static let sslDisabled = "?sslmode=disable"
 
     private static let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -63,7 +63,7 @@ enum EntityTag {
         return candidates.contains(tag)
     }
 
-    private static func list(_ header: String) -> [String] {
+    static func list(_ header: String) -> [String] {
         header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

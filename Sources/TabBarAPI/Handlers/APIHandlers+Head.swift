@@ -7,14 +7,16 @@ extension APIHandlers {
     /// anything else (an error), which then takes the usual way through the router.
     func defaultTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let localeQuery = head.query("locale")
+        let ifNoneMatch = head.header("If-None-Match")
         guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? ""),
+            isCurrent(client: live.stored.client, ifNoneMatch: ifNoneMatch),
             let context = context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
         }
         return defaultResponse(
             live, context: context, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"),
-            ifNoneMatch: head.header("If-None-Match"))
+            ifNoneMatch: ifNoneMatch)
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs` from the request head: what ``userTabs(_:)`` answers when the
@@ -24,7 +26,8 @@ extension APIHandlers {
         let client = parameters["client"] ?? ""
         let pathUser = parameters["user"] ?? ""
         let localeQuery = head.query("locale")
-        guard Self.isUsable(localeQuery), let live = catalog.live(client),
+        let ifNoneMatch = head.header("If-None-Match")
+        guard Self.isUsable(localeQuery), let live = catalog.live(client), isCurrent(client: client, ifNoneMatch: ifNoneMatch),
             let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
             let context = context(of: head, localeGiven: localeQuery != nil)
         else {
@@ -33,7 +36,13 @@ extension APIHandlers {
         let answer = userAnswer(
             live, client: client, user: user, context: context, localeQuery: localeQuery,
             acceptLanguage: head.header("Accept-Language"), viaMe: pathUser == "me")
-        return answer.validators.notModified(ifNoneMatch: head.header("If-None-Match")) ?? answer.response
+        return answer.validators.notModified(ifNoneMatch: ifNoneMatch) ?? answer.response
+    }
+
+    /// Whether this replica holds everything the head's `If-None-Match` names; else the request takes the usual way,
+    /// which reads through first.
+    private func isCurrent(client: String, ifNoneMatch: String?) -> Bool {
+        readThrough(client: client, version: nil, ifNoneMatch: ifNoneMatch, ifMatch: nil) == nil
     }
 
     /// The head's targeting context; nil when a parameter is malformed (a 400, left to the router). A query of at

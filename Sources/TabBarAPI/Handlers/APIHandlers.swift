@@ -24,6 +24,8 @@ final class APIHandlers: Sendable {
     let countryHeader: String?
     let openAPIDocument: Data
     let logger: Logger
+    /// Whether other replicas write to the store, so that a request may name what this one has not read yet.
+    let storeIsShared: Bool
     private let shuttingDown = Mutex(false)
 
     init(
@@ -40,6 +42,7 @@ final class APIHandlers: Sendable {
         self.countryHeader = countryHeader
         self.openAPIDocument = openAPIDocument
         self.logger = logger
+        storeIsShared = catalog.store.isShared
     }
 
     var store: any TabBarStore { catalog.store }

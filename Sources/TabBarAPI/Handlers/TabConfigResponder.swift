@@ -14,12 +14,17 @@ final class TabConfigResponder: Responder {
     init(handlers: APIHandlers) {
         self.handlers = handlers
         var router = Router()
-        func add(_ method: String, _ pattern: String, head: HeadHandler? = nil, _ handler: @escaping Handler) {
+        func add(
+            _ method: String, _ pattern: String, head: HeadHandler? = nil, waitsOnStore: Bool = false,
+            _ handler: @escaping Handler
+        ) {
             var routedHead: Router.HeadHandler?
             if let head {
                 routedHead = { requestHead, parameters in head(handlers, requestHead, parameters) }
             }
-            router.add(method, pattern, head: routedHead) { request in Self.run(handler, handlers, request) }
+            router.add(method, pattern, head: routedHead) { request in
+                Self.run(handler, handlers, request, waitsOnStore: waitsOnStore)
+            }
         }
         add("GET", "/healthz") { $0.health($1) }
         add("GET", "/readyz") { $0.readiness($1) }
@@ -31,18 +36,44 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { $0.userTabsHead($1, $2) }) { try $0.userTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
         add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
-        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order") { try $0.deleteTabOrder($1) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", waitsOnStore: true) { try $0.deleteTabOrder($1) }
         add("GET", "/v1/clients/{client}/config") { try $0.getConfig($1) }
-        add("PUT", "/v1/clients/{client}/config") { try $0.putConfig($1) }
-        add("DELETE", "/v1/clients/{client}/config") { try $0.deleteConfig($1) }
+        add("PUT", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.putConfig($1) }
+        add("DELETE", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.deleteConfig($1) }
         add("GET", "/v1/clients/{client}/config/versions") { try $0.listVersions($1) }
         add("GET", "/v1/clients/{client}/config/versions/{version}") { try $0.getVersion($1) }
-        add("POST", "/v1/clients/{client}/config/rollback") { try $0.rollback($1) }
-        add("POST", "/v1/import/plist") { try $0.importPlist($1) }
+        add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try $0.rollback($1) }
+        add("POST", "/v1/import/plist", waitsOnStore: true) { try $0.importPlist($1) }
         self.router = router
     }
 
-    private static func run(_ handler: Handler, _ handlers: APIHandlers, _ request: Request) -> Response {
+    /// Runs `handler`: after reading through when the request names what this replica has not read yet, and off the
+    /// worker thread when it `waitsOnStore` (a write that waits for the store: the connection is suspended meanwhile).
+    private static func run(
+        _ handler: @escaping Handler, _ handlers: APIHandlers, _ request: Request, waitsOnStore: Bool
+    ) -> Response {
+        let readThrough = handlers.readThrough(for: request)
+        guard readThrough != nil || waitsOnStore else { return attempt(handler, handlers, request) }
+        let deferred = DeferredResponse()
+        let answer: @Sendable () -> Void = {
+            if waitsOnStore {
+                storeWork.async { deferred.complete(attempt(handler, handlers, request)) }
+            } else {
+                deferred.complete { attempt(handler, handlers, request) }
+            }
+        }
+        if let readThrough {
+            handlers.store.readThrough(client: readThrough.client, user: readThrough.user, completion: answer)
+        } else {
+            answer()
+        }
+        return Response(deferred: deferred)
+    }
+
+    /// Where writes that wait for the store run, so that no worker thread waits with them.
+    private static let storeWork = DispatchQueue(label: "tabconfig.store-writes", attributes: .concurrent)
+
+    private static func attempt(_ handler: Handler, _ handlers: APIHandlers, _ request: Request) -> Response {
         do {
             return try handler(handlers, request)
         } catch {

@@ -39,6 +39,16 @@ extension PostgresStore {
         return try await versions(database, where: condition, logger: logger).first
     }
 
+    /// A client's stored versions numbered above `number`.
+    static func versions(
+        _ database: PostgresClient, _ client: String, after number: Int, _ logger: Logger
+    ) async throws -> [ConfigVersion] {
+        var condition = PostgresQuery(unsafeSQL: "client = $1 AND version > $2")
+        condition.binds.append(client)
+        condition.binds.append(number)
+        return try await versions(database, where: condition, logger: logger)
+    }
+
     /// The stored versions `condition` (a `WHERE` clause with its bindings) selects, by client and number.
     private static func versions(
         _ database: PostgresClient, where condition: PostgresQuery, logger: Logger

@@ -223,7 +223,7 @@ public final class PostgresStore: TabBarStore {
 
     /// `body` on the pool, bounded by the timeout; a database that cannot be reached or fails is
     /// ``StoreError/unavailable``, a store error thrown by `body` is itself.
-    private func operation<Value: Sendable>(
+    func operation<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
     ) -> @Sendable () async throws -> Value {
         let database = self.client
