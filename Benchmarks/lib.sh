@@ -84,3 +84,30 @@ target() {
   targets+=("TARGET $1: $2 (required $3 $4) $verdict")
   [ "$verdict" = PASS ] || failed=1
 }
+
+# pgbench_upsert NAME URL DIR: the PostgreSQL reference of the durable-write scenarios on the database at URL: its
+# table (Benchmarks/pgbench-schema.sql), then Benchmarks/pgbench-upsert.sql at $connections clients (pgbench -j 2,
+# prepared statements), a $warmup s warm-up and a $duration s run logging each transaction into DIR. Sets
+# rps/p50/p99[NAME] (declared by the caller) and the errors/NAME target; prints what it ran.
+pgbench_upsert() {
+  local name=$1 url=$2 dir=$3 output aborted
+  local pgbin=/usr/lib/postgresql/15/bin
+  "$pgbin/psql" "$url" -v ON_ERROR_STOP=1 -q -f Benchmarks/pgbench-schema.sql
+  echo "postgresql: $("$pgbin/psql" "$url" -Atc "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', wal_sync_method=' || current_setting('wal_sync_method') || ', shared_buffers=' || current_setting('shared_buffers')")"
+  local bench=("$pgbin/pgbench" -n -c "$connections" -j 2 -M prepared -f Benchmarks/pgbench-upsert.sql)
+  "${bench[@]}" -T "$warmup" "$url" >/dev/null 2>&1
+  output=$("${bench[@]}" -T "$duration" -l --log-prefix="$dir/txlog" "$url" 2>&1) || { printf '%s\n' "$output" >&2; failed=1; }
+  rps[$name]=$(awk -v t="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' <<<"$output")" \
+    'BEGIN { printf "%.2f", t }')
+  # Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.
+  read -r "p50[$name]" "p99[$name]" < <(cat "$dir"/txlog.* | python3 -c '
+import sys
+latencies = sorted(int(line.split()[2]) for line in sys.stdin if line.strip())
+pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+print("%.2f %.2f" % (pick(0.50), pick(0.99)) if latencies else "0 0")')
+  rm -f "$dir"/txlog.*
+  aborted=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' <<<"$output")
+  echo "$name: $(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1 transactions/p' <<<"$output") in ${duration}s, $(sed -n 's/^latency average = //p' <<<"$output") average, failed transactions: ${aborted:-?}"
+  target "errors/put/$name" "${aborted:-1}" "==" 0
+  echo "$name: $("$pgbin/psql" "$url" -Atc "select count(*) || ' rows, revisions summing to ' || sum(revision) from customizations")"
+}

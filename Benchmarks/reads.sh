@@ -383,6 +383,11 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   echo "baseline: $BENCH_BASELINE_BINARY (the tabconfig ÷ server column of its rows is tabconfig ÷ baseline)"
 fi
 echo
+# What scripts/scaling.py reads.
+for scenario in get-default get-user context-default context-user; do
+  echo "FIGURE ${scenario//-/_}_rps ${rps[$scenario/tabconfig]} requests/s"
+done
+echo
 
 target get-default/ceiling "$(ratio get-default ceiling)" ">=" 0.85
 target get-default/nginx "$(ratio get-default nginx)" ">=" 1.2

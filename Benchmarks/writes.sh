@@ -14,8 +14,8 @@
 # per measured run, default 10), BENCH_BASELINE_BINARY (another build, e.g. of the previous commit: then the
 # group-commit run is repeated BENCH_ROUNDS times, default 3, alternating with the same run of the baseline, and the
 # median run of each is reported with tabconfig ÷ baseline). Workload: Benchmarks/put-tab-order.lua (wrk), Benchmarks/pgbench-schema.sql and
-# Benchmarks/pgbench-upsert.sql (pgbench). PostgreSQL refuses to run as root: as root, its cluster and pgbench run
-# as the `postgres` user that the Debian package creates.
+# Benchmarks/pgbench-upsert.sql (pgbench, `pgbench_upsert` in Benchmarks/lib.sh). The PostgreSQL cluster is the
+# project's own (scripts/postgres.sh: as root, it runs as the `postgres` user that the Debian package creates).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -37,38 +37,22 @@ install_missing writes "${missing[@]}"
 release_binary writes
 
 # Everything of this run lives in one directory on disk (not tmpfs: the stores fsync), removed at exit. Both stores
-# are in it, so they share a file system. As root, PostgreSQL runs as `postgres`, which must reach its directory.
+# are in it, so they share a file system.
 mkdir -p .build-bench
 work=$(mktemp -d "$repo/.build-bench/writes.XXXXXX")
-pgdir="$work/postgres"
-mkdir "$pgdir"
-as_postgres() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-  chmod 755 "$work"
-  chown postgres:postgres "$pgdir"
-  as_postgres() { runuser -u postgres -- "$@"; }
-  if ! as_postgres test -w "$pgdir"; then
-    echo "writes: the postgres user cannot reach $pgdir; put the repository where it can (not under /root)" >&2
-    exit 1
-  fi
-fi
+chmod 755 "$work"
 echo "writes: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
 
 server_pid=
-pg_running=0
 cleanup() {
   if [ -n "$server_pid" ]; then
     kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
   fi
-  if [ "$pg_running" = 1 ]; then
-    as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate stop >/dev/null 2>&1 || true
-  fi
+  bash scripts/postgres.sh stop "$work/postgres" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
-
-
 
 declare -A rps p50 p99
 
@@ -126,43 +110,12 @@ measure_tabconfig() {
   fi
 }
 
-# measure_postgres: a throwaway PostgreSQL 15 cluster in $pgdir, the table, a warm-up, then the measured pgbench run
-# with per-transaction logs for p50/p99.
+# measure_postgres: the upsert on a throwaway PostgreSQL 15 cluster of the project's own, stopped afterwards.
 measure_postgres() {
-  local pgport output tps transactions aborted
-  pgport=$(free_port)
-  as_postgres "$pgbin/initdb" -D "$pgdir/data" -U bench --auth=trust -E UTF8 --no-locale >"$pgdir/initdb.log" 2>&1 ||
-    { cat "$pgdir/initdb.log" >&2; exit 1; }
-  as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -o \
-    "-c port=$pgport -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pgdir -c fsync=on -c synchronous_commit=on -c max_connections=200" \
-    start >/dev/null || { cat "$pgdir/server.log" >&2; exit 1; }
-  pg_running=1
-  cp Benchmarks/pgbench-schema.sql Benchmarks/pgbench-upsert.sql "$pgdir/"
-  if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$pgdir"/pgbench-*.sql; fi
-  local connect=(-h 127.0.0.1 -p "$pgport" -U bench)
-  as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -q -v ON_ERROR_STOP=1 -f "$pgdir/pgbench-schema.sql"
-  echo "postgresql: $(as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -Atc \
-    "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', full_page_writes=' || current_setting('full_page_writes') || ', wal_sync_method=' || current_setting('wal_sync_method') || ', shared_buffers=' || current_setting('shared_buffers')")"
-  local bench=("$pgbin/pgbench" "${connect[@]}" -n -c "$connections" -j 2 -M prepared -f "$pgdir/pgbench-upsert.sql")
-  as_postgres "${bench[@]}" -T "$warmup" postgres >/dev/null 2>&1
-  output=$(as_postgres "${bench[@]}" -T "$duration" -l --log-prefix="$pgdir/txlog" postgres 2>&1) ||
-    { printf '%s\n' "$output" >&2; failed=1; }
-  tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' <<<"$output")
-  transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$output")
-  aborted=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' <<<"$output")
-  rps[postgresql]=$(awk -v t="${tps:-0}" 'BEGIN { printf "%.2f", t }')
-  # Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.
-  read -r 'p50[postgresql]' 'p99[postgresql]' < <(cat "$pgdir"/txlog.* | python3 -c '
-import sys
-latencies = sorted(int(line.split()[2]) for line in sys.stdin if line.strip())
-pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
-print("%.2f %.2f" % (pick(0.50), pick(0.99)) if latencies else "0 0")')
-  echo "postgresql: $transactions transactions in ${duration}s, $(sed -n 's/^latency average = //p' <<<"$output") average, failed transactions: ${aborted:-?}"
-  target "errors/put/postgresql" "$(( ${aborted:-1} ))" "==" 0
-  echo "postgresql: $(as_postgres "$pgbin/psql" "${connect[@]}" -d postgres -Atc \
-    "select count(*) || ' rows, revisions summing to ' || sum(revision) from customizations")"
-  as_postgres "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null
-  pg_running=0
+  local cluster
+  cluster=$(bash scripts/postgres.sh start "$work/postgres" --stop-with $$)
+  pgbench_upsert postgresql "${cluster}?sslmode=disable" "$work"
+  bash scripts/postgres.sh stop "$work/postgres" >/dev/null
 }
 
 print_machine

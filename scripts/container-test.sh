@@ -3,8 +3,10 @@
 # would — read-only root filesystem, the image's non-root user, a host directory as the /data volume, configuration
 # only through TABCONFIG_* environment variables — then checks: /healthz within 10 s of start, the sample tab bar,
 # a user's tab order surviving a new container on the same volume, `podman stop` (SIGTERM) exiting 0 within 10 s,
-# a non-zero uid, the image's own HEALTHCHECK, and compose.yaml with podman-compose. Prints the image size and what
-# dominates it, timings, and ends with a PASS/FAIL line (exit status 1 on any failure).
+# a non-zero uid, the image's own HEALTHCHECK, and compose.yaml with podman-compose; then compose.replicas.yaml
+# (PostgreSQL, two replicas, haproxy): a write through haproxy read on each replica, a publish reaching both, one
+# replica stopped while requests go on, and started again with everything. Prints the image size and what dominates
+# it, timings, and ends with a PASS/FAIL line (exit status 1 on any failure).
 #
 # Run: `make container-test` (or `bash scripts/container-test.sh`), as root or as a user with sudo.
 # It installs podman, buildah, debootstrap, runc and podman-compose from Debian when missing.
@@ -13,7 +15,9 @@
 # registry answers. When it does not (no registry is reachable on the project's build machines), local stand-ins
 # are built under the same names: debian:bookworm-slim by debootstrap from the Debian mirror this machine's apt uses,
 # and swift:6.3-bookworm as that plus the official image's build packages, using the host's Swift toolchain and
-# Swift package mirror, which are mounted into the build rather than copied. Stand-ins are built once and reused.
+# Swift package mirror, which are mounted into the build rather than copied. postgres:15-bookworm and
+# haproxy:2.6-bookworm (for compose.replicas.yaml) have stand-ins too: Debian's packages on the debian stand-in, from
+# scripts/stand-ins/. Stand-ins are built once and reused.
 #
 # The base images, the image (and its build stage, tagged :build-stage) stay for the next run, which rebuilds only
 # what changed; untagged leftovers of earlier builds are removed.
@@ -28,6 +32,8 @@ export LC_NUMERIC=C
 image="${CONTAINER_TEST_IMAGE:-localhost/tabconfig:latest}"
 swift_base=docker.io/library/swift:6.3-bookworm
 debian_base=docker.io/library/debian:bookworm-slim
+postgres_base=docker.io/library/postgres:15-bookworm
+haproxy_base=docker.io/library/haproxy:2.6-bookworm
 stand_in_label=org.tabconfig.stand-in
 # Cached stand-ins carry this in their label; a stand-in made by another recipe is rebuilt.
 stand_in_recipe=recipe2
@@ -39,7 +45,10 @@ passed=0
 failed=0
 started_containers=()
 compose_project=""
+compose_file=compose.yaml
 work=""
+admin_token=""
+postgres_password=""
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -77,6 +86,7 @@ finish() {
   done
   if [ -n "$compose_project" ]; then
     compose down --volumes >/dev/null 2>&1 || true
+    pm volume rm "${compose_project}_postgres-data" >/dev/null 2>&1 || true
     pm network rm "${compose_project}_default" >/dev/null 2>&1 || true
   fi
   if [ -n "$work" ]; then
@@ -248,6 +258,25 @@ build_swift_stand_in() {
   }
 }
 
+# The stand-ins of the images compose.replicas.yaml runs beside tabconfig's: Debian's packages on the debian base.
+build_postgres_stand_in() {
+  build_stand_in "$postgres_base" scripts/stand-ins/postgres postgres-15-from-debian
+}
+
+build_haproxy_stand_in() {
+  build_stand_in "$haproxy_base" scripts/stand-ins/haproxy haproxy-from-debian
+}
+
+build_stand_in() {
+  local name=$1 dir=$2 what=$3 log
+  log="$work/$(basename "$dir")-stand-in.log"
+  pm build --isolation chroot --network host --pull=never --format docker \
+    --label "$stand_in_label=$stand_in_recipe:$what" -t "$name" "$dir" >"$log" 2>&1 || {
+    tail -n 30 "$log"
+    return 1
+  }
+}
+
 # Makes sure $1 exists locally: official when it can be pulled, else the cached or a newly built stand-in ($4 =
 # rebuild forces a new stand-in). Sets $base_pulled and $base_built to yes or no.
 ensure_base() {
@@ -329,7 +358,7 @@ wait_healthy() {
 # GET/PUT helpers: print the body, set $http_status.
 http() {
   local method=$1 path=$2 body=${3:-} response
-  local args=(-sS -m 5 -X "$method" -w '\n%{http_code}' -H "Authorization: Bearer $jwt")
+  local args=(-sS -m 5 -X "$method" -w '\n%{http_code}' -H "Authorization: ${HTTP_AUTHORIZATION:-Bearer $jwt}")
   if [ -n "$body" ]; then args+=(-H 'Content-Type: application/json' --data-binary "$body"); fi
   response=$(curl "${args[@]}" "http://127.0.0.1:$port$path" 2>&1) || true
   http_status=${response##*$'\n'}
@@ -363,7 +392,8 @@ stop_container() {
 compose() {
   as_root env CONTAINERS_CONF="$work/containers.conf" CONTAINERS_REGISTRIES_CONF="$work/registries.conf" \
     TABCONFIG_IMAGE="$image" TABCONFIG_PORT="$port" TABCONFIG_JWT_HS256_SECRET="$secret" \
-    podman-compose --project-name "$compose_project" -f compose.yaml "$@"
+    TABCONFIG_ADMIN_TOKEN="$admin_token" POSTGRES_PASSWORD="$postgres_password" \
+    podman-compose --project-name "$compose_project" -f "$compose_file" "$@"
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -384,6 +414,10 @@ ensure_base "$debian_base" 60 build_debian_stand_in
 swift_limit=30
 if [ "$base_pulled" = yes ]; then swift_limit=1200; fi
 ensure_base "$swift_base" "$swift_limit" build_swift_stand_in "$([ "$base_built" = yes ] && echo rebuild)"
+debian_rebuilt=$base_built
+for base in "$postgres_base:build_postgres_stand_in" "$haproxy_base:build_haproxy_stand_in"; do
+  ensure_base "${base%:*}" "$swift_limit" "${base##*:}" "$([ "$debian_rebuilt" = yes ] && echo rebuild)"
+done
 for line in "${base_used[@]}"; do echo "  used $line"; done
 
 section "podman build (the project's Dockerfile)"
@@ -567,6 +601,121 @@ if compose down --volumes >"$work/compose-down.log" 2>&1; then
 else
   not_ok "podman-compose down --volumes"
   tail -n 10 "$work/compose-down.log" | sed 's/^/  | /'
+fi
+
+section "compose.replicas.yaml: PostgreSQL, two replicas, haproxy"
+compose_project="$run_id-replicas"
+compose_file=compose.replicas.yaml
+admin_token=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
+postgres_password=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+port=$(free_port)
+replicas_start=$EPOCHREALTIME
+replica_container() {
+  pm ps --filter "label=io.podman.compose.project=$compose_project" \
+    --filter "label=com.docker.compose.service=$1" --format '{{.Names}}' | head -n 1
+}
+# GET $2 on replica $1 from inside its container (the replicas publish no port), with the user's token or the bearer
+# token $3: sets $http_status and $http_body.
+replica_get() {
+  local response
+  response=$(pm exec "$(replica_container "$1")" curl -sS -m 5 -w '\n%{http_code}' \
+    -H "Authorization: Bearer ${3:-$jwt}" "http://127.0.0.1:8080$2" 2>&1) || true
+  http_status=${response##*$'\n'}
+  http_body=${response%$'\n'*}
+}
+# Waits up to $1 s until both replicas answer /readyz through haproxy.
+both_ready() {
+  local deadline seen
+  deadline=$(awk -v t="$EPOCHREALTIME" -v limit="$1" 'BEGIN { printf "%.3f", t + limit }')
+  while awk -v d="$deadline" -v now="$EPOCHREALTIME" 'BEGIN { exit !(now < d) }'; do
+    seen=$(for _ in 1 2 3 4; do
+      curl -s -m 2 -o /dev/null -D - "http://127.0.0.1:$port/readyz" 2>/dev/null \
+        | awk 'tolower($1) == "x-replica:" { print $2 }' | tr -d '\r'
+    done | sort -u | tr '\n' ' ')
+    if [ "$seen" = "tabconfig-1 tabconfig-2 " ]; then return 0; fi
+    sleep 0.5
+  done
+  return 1
+}
+if compose up -d >"$work/replicas-up.log" 2>&1 && both_ready 90; then
+  ok "podman-compose up -d: both replicas ready behind haproxy $(seconds_since "$replicas_start") s after up"
+else
+  not_ok "podman-compose -f compose.replicas.yaml up -d: the replicas were not ready behind haproxy within 90 s"
+  tail -n 20 "$work/replicas-up.log" | sed 's/^/  | /'
+  for service in postgres tabconfig-1 tabconfig-2 haproxy; do
+    name=$(replica_container "$service")
+    [ -z "$name" ] || container_logs "$name"
+  done
+fi
+
+http PUT "/v1/clients/ios-phone/users/$test_user/tab-order" "$order"
+if [ "$http_status" = 200 ]; then
+  ok "PUT tab order through haproxy: $http_body"
+else
+  not_ok "PUT tab order through haproxy: $http_status $http_body"
+fi
+for replica in tabconfig-1 tabconfig-2; do
+  replica_get "$replica" "/v1/clients/ios-phone/users/$test_user/tab-order"
+  if [ "$http_status" = 200 ] && [ "$(json_get "$http_body" 'd["revision"]')" = 1 ]; then
+    ok "$replica serves the write: $http_body"
+  else
+    not_ok "$replica: $http_status $http_body (want revision 1)"
+  fi
+done
+
+config=$(HTTP_AUTHORIZATION="Bearer $admin_token" http GET /v1/clients/ios-phone/config && json_get "$http_body" 'd["config"]')
+HTTP_AUTHORIZATION="Bearer $admin_token" http PUT /v1/clients/ios-phone/config "$config"
+if [ "$http_status" = 201 ]; then
+  ok "publish through haproxy: version $(json_get "$http_body" 'd["version"]')"
+else
+  not_ok "publish through haproxy: $http_status ${http_body:0:200}"
+fi
+for replica in tabconfig-1 tabconfig-2; do
+  shown=""
+  for _ in $(seq 1 20); do
+    replica_get "$replica" /v1/clients/ios-phone/config "$admin_token"
+    shown=$(json_get "$http_body" 'd["version"]' 2>/dev/null || true)
+    [ "$shown" = 2 ] && break
+    sleep 0.1
+  done
+  if [ "$shown" = 2 ]; then ok "$replica serves version 2"; else not_ok "$replica: live version '$shown' (want 2)"; fi
+done
+
+stopped=$(replica_container tabconfig-1)
+pm_without_timer_errors stop --time 10 "$stopped" >/dev/null
+answered=0
+failures=0
+for _ in $(seq 1 40); do
+  status=$(curl -s -m 5 -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $jwt" \
+    "http://127.0.0.1:$port/v1/clients/ios-phone/users/$test_user/tabs")
+  if [ "$status" = 200 ]; then answered=$((answered + 1)); else failures=$((failures + 1)); fi
+done
+http PUT "/v1/clients/ios-phone/users/$test_user/tab-order" '{"order": ["search"], "hidden": []}'
+if [ "$failures" = 0 ] && [ "$http_status" = 200 ]; then
+  ok "tabconfig-1 stopped: 40 reads through haproxy answered 200, the write too: $http_body"
+else
+  not_ok "tabconfig-1 stopped: $answered reads answered, $failures failed; write $http_status $http_body"
+fi
+pm_without_timer_errors start "$stopped" >/dev/null
+if both_ready 60; then
+  replica_get tabconfig-1 "/v1/clients/ios-phone/users/$test_user/tab-order"
+  if [ "$(json_get "$http_body" 'd["revision"]' 2>/dev/null)" = 2 ]; then
+    ok "tabconfig-1 started again: serves the write made while it was away (revision 2)"
+  else
+    not_ok "tabconfig-1 started again: $http_status $http_body (want revision 2)"
+  fi
+else
+  not_ok "tabconfig-1 was not ready again within 60 s"
+  container_logs "$stopped"
+fi
+if compose down --volumes >"$work/replicas-down.log" 2>&1; then
+  ok "podman-compose -f compose.replicas.yaml down --volumes"
+  pm network rm "${compose_project}_default" >/dev/null 2>&1 || true
+  pm volume rm "${compose_project}_postgres-data" >/dev/null 2>&1 || true
+  compose_project=""
+else
+  not_ok "podman-compose -f compose.replicas.yaml down --volumes"
+  tail -n 10 "$work/replicas-down.log" | sed 's/^/  | /'
 fi
 
 section "summary"

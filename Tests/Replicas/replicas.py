@@ -499,6 +499,7 @@ def main():
               f"{len(lags)} writes; not visible within 5 s: {len(not_visible)} "
               f"(around the outage: {len(record.lags) - len(lags)} measured, max "
               f"{max((lag for _, lag in record.lags), default=0) * 1000:.0f} ms)")
+        print(f"FIGURE replica_lag_p99_ms {percentile(lags, 0.99) * 1000:.1f} ms")
         print(f"event-stream delivery to the other replicas (database up): {len(delays)} deliveries, "
               f"p50 {percentile(delays, 0.5) * 1000:.1f} ms, p99 {percentile(delays, 0.99) * 1000:.1f} ms, max "
               f"{max(delays, default=0) * 1000:.1f} ms; {len(record.published)} publishes, missing deliveries: "
