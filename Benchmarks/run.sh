@@ -5,10 +5,12 @@
 #   Benchmarks/writes.sh   durable PUT tab-order at 64 connections: vs one fsync per write, PostgreSQL 15 upsert
 #   Benchmarks/memory.sh   RSS with 1,000,000 stored customizations, time from start to /readyz 200
 #   Benchmarks/streams.sh  a publish reaching 200 open event streams vs one; idle CPU with them open vs none
+#   Benchmarks/replicas.sh PUT through two replicas on PostgreSQL vs pgbench; user GET on the PostgreSQL store vs the
+#                          file store; migrate-store of 1,000,000 customizations
 # Each prints its table and TARGET lines; this prints the machine, then a summary of every TARGET line, and exits
 # 1 if any target failed, any run had non-2xx responses or socket errors, or a scenario script failed.
 #
-#   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams]
+#   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams|replicas]
 #
 # --duration: seconds of each measured wrk/pgbench run (default 10; BENCH_DURATION). --only: one scenario script.
 # Benchmarks/README.md explains the scenarios, their references and how to read the ratios.
@@ -17,12 +19,12 @@ cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
 
 usage() {
-  echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams]" >&2
+  echo "usage: Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams|replicas]" >&2
   exit 2
 }
 
 duration=${BENCH_DURATION:-10}
-scenarios=(reads writes memory streams)
+scenarios=(reads writes memory streams replicas)
 while [ $# -gt 0 ]; do
   case $1 in
     --duration)
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --only)
-      [ $# -ge 2 ] && [[ $2 =~ ^(reads|writes|memory|streams)$ ]] || usage
+      [ $# -ge 2 ] && [[ $2 =~ ^(reads|writes|memory|streams|replicas)$ ]] || usage
       scenarios=("$2")
       shift 2
       ;;
@@ -48,8 +50,11 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 if [[ " ${scenarios[*]} " == *" reads "* ]]; then
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 fi
-if [[ " ${scenarios[*]} " == *" writes "* ]]; then
+if [[ " ${scenarios[*]} " == *" writes "* || " ${scenarios[*]} " == *" replicas "* ]]; then
   [ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x /usr/lib/postgresql/15/bin/pgbench ] || missing+=(postgresql-15)
+fi
+if [[ " ${scenarios[*]} " == *" replicas "* ]]; then
+  command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "run: apt-get install ${missing[*]}"

@@ -224,13 +224,17 @@ extension PostgresStore {
                     END)::text)
                 FROM written AS w JOIN input AS i ON i.client = w.client AND i.user_id = w.user_id
                 """, binds: bindings)
-        var written: [CustomizationKey: UInt64] = [:]
-        for try await (client, user, revision, _) in try await database.query(query, logger: logger).decode(
-            (String, String, Int64, String).self)
-        {
-            written[CustomizationKey(client: client, user: user)] = UInt64(revision)
+        // In a transaction of its own: a statement's rows arrive before its implicit commit (at the protocol's
+        // Sync), which could still fail; `withTransaction` returns only once `COMMIT` succeeded.
+        return try await database.withTransaction(logger: logger) { connection in
+            var written: [CustomizationKey: UInt64] = [:]
+            for try await (client, user, revision, _) in try await connection.query(query, logger: logger).decode(
+                (String, String, Int64, String).self)
+            {
+                written[CustomizationKey(client: client, user: user)] = UInt64(revision)
+            }
+            return written
         }
-        return written
     }
 
     /// Resets a customization (taking the next revision) and sends its ``ChangeNotice``; nil when it had no value.
@@ -265,10 +269,14 @@ extension PostgresStore {
                     \(value.map { "'j', \($0)" } ?? "'f', true"))::text)
                 FROM written
                 """, binds: bindings)
-        for try await (revision, _) in try await database.query(query, logger: logger).decode((Int64, String).self) {
-            return UInt64(revision)
+        // Committed before it returns, as a batch of saves is.
+        return try await database.withTransaction(logger: logger) { connection in
+            var written: UInt64?
+            for try await (revision, _) in try await connection.query(query, logger: logger).decode((Int64, String).self) {
+                written = UInt64(revision)
+            }
+            return written
         }
-        return nil
     }
 
     /// Sends a notice from inside a transaction: replicas receive it when the transaction commits.

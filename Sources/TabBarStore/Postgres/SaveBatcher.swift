@@ -117,15 +117,16 @@ final class SaveBatcher: Sendable {
                 return try await DatabaseTask.bounded(by: timeout) {
                     try await PostgresStore.save(batch, database, origin: origin, logger: logger)
                 }
-            } catch let error as PSQLError where attempt < 5 && Self.isRetryable(error) {
+            } catch where attempt < 5 && Self.isRetryable(error) {
                 attempt += 1
             }
         }
     }
 
-    /// A deadlock or a serialization failure: the statement was rolled back and may run again.
-    private static func isRetryable(_ error: PSQLError) -> Bool {
-        let state = error.serverInfo?[.sqlState]
+    /// A deadlock or a serialization failure: the transaction was rolled back and may run again.
+    private static func isRetryable(_ error: any Error) -> Bool {
+        let failure = (error as? PostgresTransactionError)?.closureError ?? error
+        let state = (failure as? PSQLError)?.serverInfo?[.sqlState]
         return state == PostgresError.Code.deadlockDetected.raw || state == PostgresError.Code.serializationFailure.raw
     }
 }
