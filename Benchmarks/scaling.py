@@ -18,8 +18,9 @@ import sys
 SCALES = [1_000_000, 10_000_000, 100_000_000]
 SECONDS_PER_DAY = 86_400
 # The service's defaults (README, "Configuration"; PostgresStore.Options).
-CONNECTION_LIMIT = 1024
 POOL_CONNECTIONS = 20 + 1  # the pool's maximum and the listening connection
+# The service's promise for event streams: every subscriber within 1 s of a publish.
+FANOUT_LIMIT_MS = 1000
 # What a replica machine is taken to offer before a limit counts as reached.
 MEMORY_LIMIT_BYTES = 16 * 2**30
 READY_LIMIT_SECONDS = 60
@@ -66,7 +67,7 @@ def main():
 
     found = figures(options.logs)
     needed = {
-        "get_user_rps": "user tab bar GETs/s of one replica (reads.sh)",
+        "get_user_pg_rps": "user tab bar GETs/s of one replica on the PostgreSQL store (replicas.sh)",
         "get_default_rps": "default tab bar GETs/s of one replica (reads.sh)",
         "put_replicas_rps": "PUT tab-order/s through two replicas on one database (replicas.sh)",
         "pgbench_upsert_tps": "the database's own upsert/s, pgbench (replicas.sh)",
@@ -89,7 +90,7 @@ def main():
     print()
     value = lambda name: per_unit(found[name]) if name in found else math.nan
     header = ["daily users", "peak reads/s (origin)", "replicas", "peak writes/s", "database write load",
-              "database size", "memory per replica", "replica startup", "database connections", "streams per replica"]
+              "database size", "memory per replica", "replica startup", "database connections", "streams per replica (limit)"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     limits = {}
@@ -97,9 +98,12 @@ def main():
         peak = users * options.launches / SECONDS_PER_DAY * options.peak
         user_reads = peak * options.signed_in
         default_origin = peak * (1 - options.signed_in) * (1 - options.cdn_hits)
-        read_load = user_reads / value("get_user_rps") + default_origin / value("get_default_rps")
+        read_load = user_reads / value("get_user_pg_rps") + default_origin / value("get_default_rps")
         streams = users * options.streams
-        serving = max(math.ceil(read_load / options.headroom), math.ceil(streams / (CONNECTION_LIMIT * options.headroom)), 1)
+        # Streams hold no thread; what bounds them per replica is the fan-out promise (and the connection limit,
+        # TABCONFIG_CONNECTION_LIMIT, to be set above the streams a replica holds).
+        stream_capacity = FANOUT_LIMIT_MS / value("stream_fanout_ms") * options.headroom
+        serving = max(math.ceil(read_load / options.headroom), math.ceil(streams / stream_capacity), 1)
         replicas = serving + 1
         writes = users * options.writes / SECONDS_PER_DAY * options.peak
         write_load = writes / value("put_replicas_rps")
@@ -110,7 +114,7 @@ def main():
         connections = replicas * POOL_CONNECTIONS
         print(f"| {human(users)} | {human(user_reads + default_origin)} | {replicas} | {writes:.0f} | "
               f"{write_load:.1%} of measured | {human(size, 'B')} | {human(memory, 'B')} | {startup:.0f} s | "
-              f"{connections} | {human(streams / serving)} |")
+              f"{connections} | {human(streams / serving)} ({human(stream_capacity)}) |")
         reached = []
         if memory > MEMORY_LIMIT_BYTES:
             reached.append(f"replica memory ({human(memory, 'B')} > {MEMORY_LIMIT_BYTES / 2**30:.0f} GiB)")
