@@ -16,8 +16,8 @@ swift build --build-tests
 echo "== openapi-spec-validator openapi.yaml"
 "$tools/openapi-spec-validator" openapi.yaml
 
-echo "== hadolint Dockerfile"
-"$tools/hadolint" Dockerfile && echo "hadolint: no findings"
+echo "== hadolint Dockerfile scripts/stand-ins/*/Dockerfile"
+"$tools/hadolint" Dockerfile scripts/stand-ins/*/Dockerfile && echo "hadolint: no findings"
 
 binary="$(swift build --show-bin-path)/tabconfig"
 echo "== schemathesis against the live server: conformance"
