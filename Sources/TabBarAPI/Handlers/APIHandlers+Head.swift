@@ -27,7 +27,8 @@ extension APIHandlers {
         let pathUser = parameters["user"] ?? ""
         let localeQuery = head.query("locale")
         let ifNoneMatch = head.header("If-None-Match")
-        guard Self.isUsable(localeQuery), let live = catalog.live(client), isCurrent(client: client, ifNoneMatch: ifNoneMatch),
+        guard Self.isUsable(localeQuery), let live = catalog.live(client),
+            isCurrent(client: client, ifNoneMatch: ifNoneMatch),
             let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
             let context = context(of: head, localeGiven: localeQuery != nil)
         else {

@@ -159,7 +159,8 @@ public final class PostgresStore: TabBarStore {
         completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
     ) {
         do {
-            DatabaseTask.start(try save(client: client, user: user, value, expectedRevision: expectedRevision), completion: completion)
+            let write = try save(client: client, user: user, value, expectedRevision: expectedRevision)
+            DatabaseTask.start(write, completion: completion)
         } catch {
             completion(.failure(error))
         }
