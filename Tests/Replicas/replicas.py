@@ -543,6 +543,9 @@ def main():
             os.remove(config_path)
     if problems:
         print("FAILED:\n  " + "\n  ".join(problems[:40]))
+        for replica in replicas:
+            notable = [line for line in replica.lines if re.search(r" (notice|warning|error|critical) ", line)]
+            print(f"{replica.name}: the last of {len(notable)} notable log lines:\n    " + "\n    ".join(notable[-12:]))
         return 1
     print("replicas: every check passed")
     return 0

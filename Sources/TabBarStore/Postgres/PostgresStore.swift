@@ -38,8 +38,6 @@ public final class PostgresStore: TabBarStore {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let cache = Mutex(PostgresCache())
     let observer = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
-    /// Where tab-order saves are batched.
-    private let saves: SaveBatcher
     /// Why the database is taken to be unreachable: set when the listening connection fails, cleared once it listens
     /// again and has re-read everything. Writes meanwhile fail at once.
     let outage = Mutex<String?>(nil)
@@ -55,7 +53,6 @@ public final class PostgresStore: TabBarStore {
         configuration.options.maximumConnections = options.maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        saves = SaveBatcher(database: client, origin: origin, timeout: options.timeout, logger: logger)
         tasks.withLock {
             $0.append(Task(executorPreference: DatabaseExecutor.shared) { await client.run() })
         }
@@ -151,33 +148,42 @@ public final class PostgresStore: TabBarStore {
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
     ) throws -> CustomizationEntry {
-        try DatabaseTask.wait(try save(client: client, user: user, value, expectedRevision: expectedRevision))
+        let json = try Self.json(value)
+        let entry = try write { database, logger in
+            try await Self.save(
+                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
+                origin: self.origin, logger: logger)
+        }
+        remember(entry, client: client, user: user)
+        return entry
     }
 
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
         completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
     ) {
+        let json: String
         do {
-            let write = try save(client: client, user: user, value, expectedRevision: expectedRevision)
-            DatabaseTask.start(write, completion: completion)
+            json = try Self.json(value)
+            try checkOpen()
         } catch {
             completion(.failure(error))
+            return
+        }
+        let save = operation { database, logger in
+            try await Self.save(
+                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
+                origin: self.origin, logger: logger)
+        }
+        DatabaseTask.start(save) { [self] result in
+            if case .success(let entry) = result { remember(entry, client: client, user: user) }
+            completion(result)
         }
     }
 
-    /// A save through the batcher that, once committed, is applied to the cache.
-    private func save(
-        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
-    ) throws -> @Sendable () async throws -> CustomizationEntry {
-        let json = try Self.json(value)
-        try checkOpen()
-        let key = CustomizationKey(client: client, user: user)
-        return { [self] in
-            let entry = try await saves.save(key, value: value, json: json, expectedRevision: expectedRevision)
-            cache.withLock { $0.setCustomization(key, entry) }
-            return entry
-        }
+    /// Applies a committed save to the cache.
+    private func remember(_ entry: CustomizationEntry, client: String, user: String) {
+        cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
     }
 
     public func deleteCustomization(client: String, user: String) throws -> Bool {
