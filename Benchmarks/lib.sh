@@ -72,6 +72,19 @@ to_ms() {
     printf "%.2f", n }'
 }
 
+# wrk_percentile P < wrk output: the P% latency of wrk's latency distribution, in milliseconds.
+wrk_percentile() {
+  to_ms "$(awk -v p="$1%" '/Latency Distribution/ { f = 1 } f && $1 == p { print $2; exit }')"
+}
+
+# wrk_errors < wrk output: non-2xx responses plus socket errors (connect, read, write, timeout); wrk prints their
+# lines only when there are some.
+wrk_errors() {
+  awk '/Non-2xx or 3xx responses:/ { n += $NF }
+    /Socket errors:/ { gsub(/,/, ""); n += $4 + $6 + $8 + $10 }
+    END { print n + 0 }'
+}
+
 failed=0
 targets=()
 

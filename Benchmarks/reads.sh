@@ -178,19 +178,6 @@ echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_TH
 
 declare -A rps p50 p99 runs
 
-# percentile P < wrk output: the P% latency of wrk's latency distribution, in milliseconds.
-percentile() {
-  to_ms "$(awk -v p="$1%" '/Latency Distribution/ { f = 1 } f && $1 == p { print $2; exit }')"
-}
-
-# errors < wrk output: non-2xx responses plus socket errors (connect, read, write, timeout); wrk prints their lines
-# only when there are some.
-errors() {
-  awk '/Non-2xx or 3xx responses:/ { n += $NF }
-    /Socket errors:/ { gsub(/,/, ""); n += $4 + $6 + $8 + $10 }
-    END { print n + 0 }'
-}
-
 # measure SCENARIO SERVER URL ROUND [WRK OPTION…]: one measured wrk run, its output kept for the summary.
 measure() {
   local scenario=$1 server=$2 url=$3 round=$4 output
@@ -208,14 +195,14 @@ summarize() {
   local scenario=$1 server=$2 output round all=() errors_total=0 median
   for ((round = 0; round < rounds; round++)); do
     output=$(cat "$work/run.$scenario.$server.$round")
-    errors_total=$((errors_total + $(errors <<<"$output")))
+    errors_total=$((errors_total + $(wrk_errors <<<"$output")))
     all+=("$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output" | grep . || echo 0) $round")
   done
   median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((rounds + 1) / 2))p")
   output=$(cat "$work/run.$scenario.$server.${median#* }")
   rps[$scenario/$server]=${median% *}
-  p50[$scenario/$server]=$(percentile 50 <<<"$output")
-  p99[$scenario/$server]=$(percentile 99 <<<"$output")
+  p50[$scenario/$server]=$(wrk_percentile 50 <<<"$output")
+  p99[$scenario/$server]=$(wrk_percentile 99 <<<"$output")
   runs[$scenario/$server]=$(printf '%s\n' "${all[@]}" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }')
   target "errors/$scenario/$server" "$errors_total" "==" 0
 }

@@ -70,22 +70,20 @@ declare -A rps p50 p99 runs
 
 # wrk_run NAME URL [wrk arguments…]: a warm-up, then the measured run; records rps/p50/p99 and the error target.
 wrk_run() {
-  local name=$1 url=$2 output non2xx socket
+  local name=$1 url=$2 output
   shift 2
   wrk -t1 -c"$connections" -d"${warmup}s" "$@" "$url" >/dev/null 2>&1
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$@" "$url" 2>&1)
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
-  p50[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "50%" { print $2; exit }' <<<"$output")")
-  p99[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "99%" { print $2; exit }' <<<"$output")")
-  non2xx=$(sed -n 's/^ *Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$output")
-  socket=$(sed -n 's/^ *Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$output")
+  p50[$name]=$(wrk_percentile 50 <<<"$output")
+  p99[$name]=$(wrk_percentile 99 <<<"$output")
   if [ -z "${rps[$name]}" ]; then
     printf '%s\n' "$output" >&2
     rps[$name]=0
   fi
   echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output")"
   grep -E 'Non-2xx|Socket errors|first non-200' <<<"$output" >&2 || true
-  target "errors/$name" "$(( ${non2xx:-0} + $(awk '{ print $1 + $2 + $3 + $4 }' <<<"${socket:-0 0 0 0}") ))" "==" 0
+  target "errors/$name" "$(wrk_errors <<<"$output")" "==" 0
 }
 
 # serve NAME [ENV=VALUE…]: starts tabconfig on $work/NAME (scripts/server.sh) and keeps its pid; sets port.

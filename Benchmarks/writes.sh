@@ -68,7 +68,7 @@ expected_orders=(
 # measure_tabconfig NAME [ENV=VALUE...]: starts tabconfig on a fresh data directory, warms up, runs wrk with the
 # PUT script, then checks that three written users read back and that /readyz is 200, and stops the server.
 measure_tabconfig() {
-  local name=$1 output non2xx non200 socket user body order status revisions=()
+  local name=$1 output non200 user body order status revisions=()
   shift
   mkdir "$work/$name"
   start_server "${binary:-$TABCONFIG_BINARY}" "$work/$name" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_ACCESS_LOG=false "$@"
@@ -76,11 +76,9 @@ measure_tabconfig() {
   wrk -t1 -c"$connections" -d"${warmup}s" -s Benchmarks/put-tab-order.lua "$base" >/dev/null 2>&1
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency -s Benchmarks/put-tab-order.lua "$base" 2>&1)
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
-  p50[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "50%" { print $2; exit }' <<<"$output")")
-  p99[$name]=$(to_ms "$(awk '/Latency Distribution/ { f = 1 } f && $1 == "99%" { print $2; exit }' <<<"$output")")
-  non2xx=$(sed -n 's/^ *Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$output")
+  p50[$name]=$(wrk_percentile 50 <<<"$output")
+  p99[$name]=$(wrk_percentile 99 <<<"$output")
   non200=$(sed -n 's/^put-tab-order.lua: non-200 responses: \([0-9]*\)$/\1/p' <<<"$output")
-  socket=$(sed -n 's/^ *Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$output")
   if [ -z "${rps[$name]}" ] || [ -z "$non200" ]; then
     printf '%s\n' "$output" >&2
     rps[$name]=0
@@ -88,7 +86,7 @@ measure_tabconfig() {
   fi
   echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output"), non-200 responses: $non200"
   grep -E 'Non-2xx|Socket errors|first non-200' <<<"$output" >&2 || true
-  target "errors/put/$name" "$(( non200 + ${non2xx:-0} + $(awk '{ print $1 + $2 + $3 + $4 }' <<<"${socket:-0 0 0 0}") ))" "==" 0
+  target "errors/put/$name" "$(( non200 + $(wrk_errors <<<"$output") ))" "==" 0
 
   # u0 is not among the checked users: wrk calls request() once before the run to check the script.
   for user in 1 2 3; do
