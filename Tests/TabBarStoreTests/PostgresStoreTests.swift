@@ -95,6 +95,54 @@ struct PostgresStoreTests {
         #expect(try TestPostgres.sql(url, "SELECT sum(revision) FROM tabconfig_customizations") == "200")
     }
 
+    @Test("saves submitted together (batched): each one's own expected revision decides, a key saved twice takes two revisions in order")
+    func mixedBatch() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let store = try Self.open(url)
+        defer { store.close() }
+        func value(_ tab: String) -> StoredCustomization { StoredCustomization(order: [tab], hidden: []) }
+        for user in ["match", "stale", "taken"] {
+            _ = try store.saveCustomization(client: "ios", user: user, value("old"), expectedRevision: nil)
+        }
+        _ = try store.saveCustomization(client: "ios", user: "stale", value("old"), expectedRevision: nil)
+        _ = try store.saveCustomization(client: "ios", user: "reset", value("old"), expectedRevision: nil)
+        #expect(try store.deleteCustomization(client: "ios", user: "reset"))
+
+        let saves: [(user: String, tab: String, expected: UInt64?, revision: UInt64?)] = [
+            ("match", "a", 1, 2), ("stale", "b", 1, nil), ("taken", "c", 0, nil), ("reset", "d", 0, 3),
+            ("new", "e", 0, 1), ("plain", "f", nil, 1), ("twice", "g", nil, 1), ("twice", "h", nil, 2),
+            ("twice", "i", 2, 3), ("twice", "j", 2, nil),
+        ]
+        let outcomes = Mutex<[Int: Result<CustomizationEntry, any Error>]>([:])
+        let done = DispatchGroup()
+        for (index, save) in saves.enumerated() {
+            done.enter()
+            store.saveCustomization(client: "ios", user: save.user, value(save.tab), expectedRevision: save.expected) {
+                outcome in
+                outcomes.withLock { $0[index] = outcome }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success)
+        for (index, save) in saves.enumerated() {
+            let outcome = try #require(outcomes.withLock { $0[index] })
+            switch (outcome, save.revision) {
+            case (.success(let entry), let revision?):
+                #expect(entry.revision == revision && entry.value == value(save.tab), "save \(index)")
+            case (.failure(let error), nil):
+                #expect(error as? StoreError == .revisionMismatch, "save \(index)")
+            default:
+                Issue.record("save \(index) (\(save.user)): \(outcome), expected revision \(String(describing: save.revision))")
+            }
+        }
+        #expect(store.customization(client: "ios", user: "twice") == CustomizationEntry(revision: 3, value: value("i")))
+        #expect(
+            try TestPostgres.sql(
+                url, "SELECT string_agg(user_id || ':' || revision || ':' || (value->'order'->>0), ' ' ORDER BY user_id) FROM tabconfig_customizations")
+                == "match:2:a new:1:e plain:1:f reset:3:d stale:2:old taken:1:old twice:3:i")
+    }
+
     @Test("each write on one store reaches another on the same database through its notice, config changes reported")
     func notices() throws {
         let url = try TestPostgres.createDatabase()

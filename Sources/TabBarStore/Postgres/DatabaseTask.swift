@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import Synchronization
 
 /// Runs the PostgreSQL store's async work on ``DatabaseExecutor`` for callers that are not async.
@@ -37,19 +38,33 @@ enum DatabaseTask {
     }
 
     /// Runs `body`, failing with ``StoreError/unavailable`` when it has not finished within `timeout` (the database
-    /// cannot be reached: postgres-nio's pool would otherwise keep the request waiting for a connection).
+    /// cannot be reached: postgres-nio's pool would otherwise keep the request waiting for a connection). Returns at
+    /// the timeout even when `body` does not: a postgres-nio query written to a connection that has just closed never
+    /// completes, and ignores cancellation. Such a `body` is cancelled, logged and left behind.
     static func bounded<Value: Sendable>(
-        by timeout: Duration, _ body: @escaping @Sendable () async throws -> Value
+        by timeout: Duration, logger: Logger, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw StoreError.unavailable
+        try await withCheckedThrowingContinuation { continuation in
+            let pending = FirstResume(continuation)
+            let work = Task(executorPreference: DatabaseExecutor.shared) {
+                let result: Result<Value, any Error>
+                do {
+                    result = .success(try await body())
+                } catch {
+                    result = .failure(error)
+                }
+                pending.resume(with: result)
             }
-            defer { group.cancelAll() }
-            // The first task to finish decides; the other is cancelled.
-            return try await group.next()!
+            let timer = DispatchWorkItem {
+                guard pending.resume(with: .failure(StoreError.unavailable)) else { return }
+                work.cancel()
+                logger.warning("PostgreSQL store: an operation had not finished after \(timeout); answered unavailable")
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout / .seconds(1), execute: timer)
+            Task(executorPreference: DatabaseExecutor.shared) {
+                _ = await work.result
+                timer.cancel()
+            }
         }
     }
 }

@@ -70,7 +70,7 @@ enum PostgresMigrations {
         }
         guard current < all.count else { return 0 }
         for number in (current + 1)...all.count {
-            try await connection.withTransaction(logger: logger) { connection in
+            try await connection.transaction(logger: logger) { connection in
                 for statement in all[number - 1] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }

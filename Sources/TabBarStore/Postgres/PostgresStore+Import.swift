@@ -9,7 +9,7 @@ extension PostgresStore {
     func importVersions(client: String, _ versions: [ConfigVersion], lastVersion: Int) throws -> Int {
         let live = versions.map(\.version).max()
         return try write { database, logger in
-            try await database.withTransaction(logger: logger) { connection in
+            try await database.transaction(logger: logger) { connection in
                 var written = 0
                 for version in versions {
                     if try await Self.insert(version, on: connection, logger: logger) { written += 1 }
@@ -39,40 +39,44 @@ extension PostgresStore {
         // "" stands for a reset one: no JSON document is empty.
         let values = try entries.map { try $0.1.value.map(Self.json) ?? "" }
         return try write { database, logger in
-            var written = 0
-            for try await _ in try await database.query(
-                """
-                INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
-                SELECT client, user_id, revision, NULLIF(value, '')::jsonb
-                FROM unnest(\(clients)::text[], \(users)::text[], \(revisions)::bigint[], \(values)::text[])
-                    AS source (client, user_id, revision, value)
-                ON CONFLICT (client, user_id) DO UPDATE SET revision = EXCLUDED.revision, value = EXCLUDED.value
-                WHERE c.revision < EXCLUDED.revision
-                RETURNING 1
-                """, logger: logger
-            ).decode(Int.self) {
-                written += 1
+            try await database.withWatchedConnection { connection in
+                var written = 0
+                for try await _ in try await connection.query(
+                    """
+                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                    SELECT client, user_id, revision, NULLIF(value, '')::jsonb
+                    FROM unnest(\(clients)::text[], \(users)::text[], \(revisions)::bigint[], \(values)::text[])
+                        AS source (client, user_id, revision, value)
+                    ON CONFLICT (client, user_id) DO UPDATE SET revision = EXCLUDED.revision, value = EXCLUDED.value
+                    WHERE c.revision < EXCLUDED.revision
+                    RETURNING 1
+                    """, logger: logger
+                ).decode(Int.self) {
+                    written += 1
+                }
+                return written
             }
-            return written
         }
     }
 
     /// Versions per client and customizations with a value, as the database holds them.
     func storedCounts() throws -> (versions: [String: Int], customizations: Int) {
         try write { database, logger in
-            var versions: [String: Int] = [:]
-            for try await (client, count) in try await database.query(
-                "SELECT client, count(*)::bigint FROM tabconfig_versions GROUP BY client", logger: logger
-            ).decode((String, Int64).self) {
-                versions[client] = Int(count)
+            try await database.withWatchedConnection { connection in
+                var versions: [String: Int] = [:]
+                for try await (client, count) in try await connection.query(
+                    "SELECT client, count(*)::bigint FROM tabconfig_versions GROUP BY client", logger: logger
+                ).decode((String, Int64).self) {
+                    versions[client] = Int(count)
+                }
+                var customizations = 0
+                for try await count in try await connection.query(
+                    "SELECT count(*)::bigint FROM tabconfig_customizations WHERE value IS NOT NULL", logger: logger
+                ).decode(Int64.self) {
+                    customizations = Int(count)
+                }
+                return (versions, customizations)
             }
-            var customizations = 0
-            for try await count in try await database.query(
-                "SELECT count(*)::bigint FROM tabconfig_customizations WHERE value IS NOT NULL", logger: logger
-            ).decode(Int64.self) {
-                customizations = Int(count)
-            }
-            return (versions, customizations)
         }
     }
 }

@@ -7,7 +7,7 @@ import PostgresNIO
 extension PostgresStore {
     /// Applies the migrations the database lacks.
     static func migrate(_ database: PostgresClient, logger: Logger) async throws {
-        _ = try await database.withConnection { connection in
+        _ = try await database.withWatchedConnection { connection in
             try await PostgresMigrations.apply(on: connection, logger: logger)
         }
     }
@@ -18,15 +18,18 @@ extension PostgresStore {
         for version in try await versions(database, where: "TRUE", logger: logger) {
             cache.addVersion(version, prunedThrough: 0)
         }
-        let customizations = try await database.query(
-            "SELECT client, user_id, revision, value::text FROM tabconfig_customizations WHERE value IS NOT NULL",
-            logger: logger)
-        for try await (client, user, revision, json) in customizations.decode((String, String, Int64, String).self) {
-            cache.setCustomization(
-                CustomizationKey(client: client, user: user),
-                CustomizationEntry(revision: UInt64(revision), value: try customization(json)))
+        return try await database.withWatchedConnection { [cache] connection in
+            var loaded = cache
+            let customizations = try await connection.query(
+                "SELECT client, user_id, revision, value::text FROM tabconfig_customizations WHERE value IS NOT NULL",
+                logger: logger)
+            for try await (client, user, revision, json) in customizations.decode((String, String, Int64, String).self) {
+                loaded.setCustomization(
+                    CustomizationKey(client: client, user: user),
+                    CustomizationEntry(revision: UInt64(revision), value: try customization(json)))
+            }
+            return loaded
         }
-        return cache
     }
 
     /// One stored version; nil when it is no longer there (pruned, or its client deleted since).
@@ -58,16 +61,18 @@ extension PostgresStore {
                 SELECT client, version, (extract(epoch FROM published_at) * 1000)::bigint, note, rollback_of, document
                 FROM tabconfig_versions WHERE \(condition.sql) ORDER BY client, version
                 """, binds: condition.binds)
-        var versions: [ConfigVersion] = []
-        for try await (client, number, milliseconds, note, rollbackOf, document) in try await database.query(
-            query, logger: logger
-        ).decode((String, Int, Int64, String?, Int?, Data).self) {
-            versions.append(
-                ConfigVersion(
-                    client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
-                    rollbackOf: rollbackOf, document: document))
+        return try await database.withWatchedConnection { connection in
+            var versions: [ConfigVersion] = []
+            for try await (client, number, milliseconds, note, rollbackOf, document) in try await connection.query(
+                query, logger: logger
+            ).decode((String, Int, Int64, String?, Int?, Data).self) {
+                versions.append(
+                    ConfigVersion(
+                        client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
+                        rollbackOf: rollbackOf, document: document))
+            }
+            return versions
         }
-        return versions
     }
 
     /// Inserts a version unless the database holds one by its client and number; returns whether it did.
@@ -104,16 +109,18 @@ extension PostgresStore {
     static func customizations(
         _ database: PostgresClient, of client: String, user: String? = nil, _ logger: Logger
     ) async throws -> [(String, CustomizationEntry)] {
-        var rows: [(String, CustomizationEntry)] = []
-        for try await (user, revision, json) in try await database.query(
-            """
-            SELECT user_id, revision, value::text FROM tabconfig_customizations
-            WHERE client = \(client) AND (\(user)::text IS NULL OR user_id = \(user))
-            """, logger: logger
-        ).decode((String, Int64, String?).self) {
-            rows.append((user, CustomizationEntry(revision: UInt64(revision), value: try json.map(customization))))
+        try await database.withWatchedConnection { connection in
+            var rows: [(String, CustomizationEntry)] = []
+            for try await (user, revision, json) in try await connection.query(
+                """
+                SELECT user_id, revision, value::text FROM tabconfig_customizations
+                WHERE client = \(client) AND (\(user)::text IS NULL OR user_id = \(user))
+                """, logger: logger
+            ).decode((String, Int64, String?).self) {
+                rows.append((user, CustomizationEntry(revision: UInt64(revision), value: try json.map(customization))))
+            }
+            return rows
         }
-        return rows
     }
 
     /// Publishes a version in one transaction holding the client's row: the number is one past the client's last
@@ -124,7 +131,7 @@ extension PostgresStore {
         expectedVersion: Int?, keep: Int, origin: String, logger: Logger
     ) async throws -> (ConfigVersion, Int) {
         let publishedAt = date(milliseconds: milliseconds(Date()))
-        return try await database.withTransaction(logger: logger) { connection in
+        return try await database.transaction(logger: logger) { connection in
             try await connection.query(
                 """
                 INSERT INTO tabconfig_clients (client, last_version, live_version) VALUES (\(client), 0, NULL)
@@ -157,7 +164,7 @@ extension PostgresStore {
     static func deleteClient(
         _ database: PostgresClient, client: String, origin: String, logger: Logger
     ) async throws -> (Bool, Int?, [(String, UInt64)]) {
-        try await database.withTransaction(logger: logger) { connection in
+        try await database.transaction(logger: logger) { connection in
             let state = try await lockClient(client, on: connection, logger: logger)
             var removed: [(String, UInt64)] = []
             for try await (user, revision) in try await connection.query(
@@ -179,87 +186,87 @@ extension PostgresStore {
         }
     }
 
-    /// Saves a customization in one statement, so that the comparison with `expectedRevision` and the write are
-    /// atomic across replicas: the revision is one past the key's last (reset or removed ones count). The statement
-    /// also sends its ``ChangeNotice``.
+    /// Saves a batch of customizations (of distinct keys) in one statement, each with its own expected revision, so
+    /// that each comparison and its write are atomic across replicas: a revision is one past the key's last (reset or
+    /// removed ones count). The statement also sends each written save's ``ChangeNotice``. Returns the new revision of
+    /// each save that was written; one whose expected revision did not hold is absent.
     static func save(
-        _ database: PostgresClient, client: String, user: String, value: StoredCustomization, json: String,
-        expectedRevision: UInt64?, origin: String, logger: Logger
-    ) async throws -> CustomizationEntry {
-        let write: String
+        _ batch: [SaveBatcher.Save], _ database: PostgresClient, origin: String, logger: Logger
+    ) async throws -> [CustomizationKey: UInt64] {
         var bindings = PostgresBindings()
-        bindings.append(client)
-        bindings.append(user)
-        bindings.append(json)
+        bindings.append(batch.map(\.key.client))
+        bindings.append(batch.map(\.key.user))
+        bindings.append(batch.map(\.json))
+        // -1 stands for no expected revision (revisions start at 1; 0 is "none yet").
+        bindings.append(batch.map { $0.expectedRevision.map(Int64.init) ?? -1 })
         bindings.append(origin)
-        switch expectedRevision {
-        case nil:
-            write = """
-                INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
-                VALUES ($1, $2, 1, $3::jsonb)
-                ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
-                RETURNING revision
-                """
-        case 0:
-            write = """
-                INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
-                VALUES ($1, $2, 1, $3::jsonb)
-                ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
-                WHERE c.value IS NULL
-                RETURNING revision
-                """
-        case let expected?:
-            bindings.append(Int64(expected))
-            write = """
-                UPDATE tabconfig_customizations SET revision = revision + 1, value = $3::jsonb
-                WHERE client = $1 AND user_id = $2 AND revision = $5 AND value IS NOT NULL
-                RETURNING revision
-                """
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH input AS (
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+                        AS i(client, user_id, value, expected)
+                ), matched AS (
+                    UPDATE tabconfig_customizations AS c SET revision = c.revision + 1, value = i.value::jsonb
+                    FROM input AS i
+                    WHERE i.expected > 0 AND c.client = i.client AND c.user_id = i.user_id AND c.revision = i.expected
+                        AND c.value IS NOT NULL
+                    RETURNING c.client, c.user_id, c.revision
+                ), unconditional AS (
+                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = -1 ORDER BY client, user_id
+                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
+                    RETURNING c.client, c.user_id, c.revision
+                ), created AS (
+                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = 0 ORDER BY client, user_id
+                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
+                    WHERE c.value IS NULL
+                    RETURNING c.client, c.user_id, c.revision
+                ), written AS (
+                    SELECT * FROM matched UNION ALL SELECT * FROM unconditional UNION ALL SELECT * FROM created
+                )
+                SELECT w.client, w.user_id, w.revision, pg_notify('\(ChangeNotice.channel)', (CASE
+                    WHEN octet_length(i.value) <= \(ChangeNotice.maximumInlineValue) THEN json_build_object(
+                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'j', i.value)
+                    ELSE json_build_object(
+                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'f', true)
+                    END)::text)
+                FROM written AS w JOIN input AS i ON i.client = w.client AND i.user_id = w.user_id
+                """, binds: bindings)
+        // In a transaction of its own: a statement's rows arrive before its implicit commit (at the protocol's
+        // Sync), which can still fail (PostgreSQL shutting down); the transaction returns once `COMMIT` succeeded.
+        return try await database.transaction(logger: logger) { connection in
+            var written: [CustomizationKey: UInt64] = [:]
+            for try await (client, user, revision, _) in try await connection.query(query, logger: logger).decode(
+                (String, String, Int64, String).self)
+            {
+                written[CustomizationKey(client: client, user: user)] = UInt64(revision)
+            }
+            return written
         }
-        let inline = json.utf8.count <= ChangeNotice.maximumInlineValue
-        guard let revision = try await notifying(write, bindings, value: inline ? "$3::text" : nil, database, logger)
-        else {
-            throw StoreError.revisionMismatch
-        }
-        return CustomizationEntry(revision: revision, value: value)
     }
 
-    /// Resets a customization (taking the next revision) and sends its ``ChangeNotice``; nil when it had no value.
+    /// Resets a customization (taking the next revision) and sends its ``ChangeNotice``, in one transaction; nil
+    /// when it had no value.
     static func reset(
         _ database: PostgresClient, client: String, user: String, origin: String, logger: Logger
     ) async throws -> UInt64? {
-        var bindings = PostgresBindings()
-        bindings.append(client)
-        bindings.append(user)
-        bindings.append("")  // no value: a text parameter, so that its type is known
-        bindings.append(origin)
-        let write = """
-            UPDATE tabconfig_customizations SET revision = revision + 1, value = NULL
-            WHERE client = $1 AND user_id = $2 AND value IS NOT NULL
-            RETURNING revision
-            """
-        return try await notifying(write, bindings, value: "NULL", database, logger)
-    }
-
-    /// Runs a customization write (`write` returns the key's new revision; bindings: $1 client, $2 user, $3 the
-    /// value's JSON, $4 the origin) and, in the same statement, sends its ``ChangeNotice``: with the value when
-    /// `value` is the SQL of it, a reset when it is `NULL`, to be read from the row when nil. Returns the new
-    /// revision; nil when `write` changed no row.
-    private static func notifying(
-        _ write: String, _ bindings: PostgresBindings, value: String?, _ database: PostgresClient, _ logger: Logger
-    ) async throws -> UInt64? {
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH written AS (\(write))
-                SELECT revision, pg_notify('\(ChangeNotice.channel)', json_build_object(
-                    'k', 'c', 'o', $4::text, 'c', $1::text, 'u', $2::text, 'r', revision,
-                    \(value.map { "'j', \($0)" } ?? "'f', true"))::text)
-                FROM written
-                """, binds: bindings)
-        for try await (revision, _) in try await database.query(query, logger: logger).decode((Int64, String).self) {
-            return UInt64(revision)
+        try await database.transaction(logger: logger) { connection in
+            var written: Int64?
+            for try await revision in try await connection.query(
+                """
+                UPDATE tabconfig_customizations SET revision = revision + 1, value = NULL
+                WHERE client = \(client) AND user_id = \(user) AND value IS NOT NULL
+                RETURNING revision
+                """, logger: logger
+            ).decode(Int64.self) {
+                written = revision
+            }
+            guard let written else { return nil }
+            let notice = ChangeNotice(kind: .customization, origin: origin, client: client, user: user, revision: written)
+            try await notify(notice, on: connection, logger: logger)
+            return UInt64(written)
         }
-        return nil
     }
 
     /// Sends a notice from inside a transaction: replicas receive it when the transaction commits.

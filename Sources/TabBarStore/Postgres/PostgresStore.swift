@@ -38,6 +38,8 @@ public final class PostgresStore: TabBarStore {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let cache = Mutex(PostgresCache())
     let observer = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
+    /// Where tab-order saves are batched.
+    private let saves: SaveBatcher
     /// Why the database is taken to be unreachable: set when the listening connection fails, cleared once it listens
     /// again and has re-read everything. Writes meanwhile fail at once.
     let outage = Mutex<String?>(nil)
@@ -53,13 +55,16 @@ public final class PostgresStore: TabBarStore {
         configuration.options.maximumConnections = options.maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        saves = SaveBatcher(database: client, origin: origin, timeout: options.timeout, logger: logger)
         tasks.withLock {
             $0.append(Task(executorPreference: DatabaseExecutor.shared) { await client.run() })
         }
         do {
             let timeout = options.timeout
             try DatabaseTask.wait {
-                try await DatabaseTask.bounded(by: timeout) { try await Self.migrate(client, logger: logger) }
+                try await DatabaseTask.bounded(by: timeout, logger: logger) {
+                    try await Self.migrate(client, logger: logger)
+                }
             }
             let loaded = DispatchSemaphore(value: 0)
             tasks.withLock {
@@ -68,8 +73,7 @@ public final class PostgresStore: TabBarStore {
                         await listenForChanges { loaded.signal() }
                     })
             }
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            guard loaded.wait(timeout: .now() + seconds) == .success else { throw StoreError.unavailable }
+            guard loaded.wait(timeout: .now() + timeout / .seconds(1)) == .success else { throw StoreError.unavailable }
         } catch {
             close()
             throw error
@@ -148,42 +152,33 @@ public final class PostgresStore: TabBarStore {
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
     ) throws -> CustomizationEntry {
-        let json = try Self.json(value)
-        let entry = try write { database, logger in
-            try await Self.save(
-                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
-                origin: self.origin, logger: logger)
-        }
-        remember(entry, client: client, user: user)
-        return entry
+        try DatabaseTask.wait(try save(client: client, user: user, value, expectedRevision: expectedRevision))
     }
 
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
         completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
     ) {
-        let json: String
         do {
-            json = try Self.json(value)
-            try checkOpen()
+            let write = try save(client: client, user: user, value, expectedRevision: expectedRevision)
+            DatabaseTask.start(write, completion: completion)
         } catch {
             completion(.failure(error))
-            return
-        }
-        let save = operation { database, logger in
-            try await Self.save(
-                database, client: client, user: user, value: value, json: json, expectedRevision: expectedRevision,
-                origin: self.origin, logger: logger)
-        }
-        DatabaseTask.start(save) { [self] result in
-            if case .success(let entry) = result { remember(entry, client: client, user: user) }
-            completion(result)
         }
     }
 
-    /// Applies a committed save to the cache.
-    private func remember(_ entry: CustomizationEntry, client: String, user: String) {
-        cache.withLock { $0.setCustomization(CustomizationKey(client: client, user: user), entry) }
+    /// A save through the batcher that, once committed, is applied to the cache.
+    private func save(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
+    ) throws -> @Sendable () async throws -> CustomizationEntry {
+        let json = try Self.json(value)
+        try checkOpen()
+        let key = CustomizationKey(client: client, user: user)
+        return { [self] in
+            let entry = try await saves.save(key, value: value, json: json, expectedRevision: expectedRevision)
+            cache.withLock { $0.setCustomization(key, entry) }
+            return entry
+        }
     }
 
     public func deleteCustomization(client: String, user: String) throws -> Bool {
@@ -231,7 +226,7 @@ public final class PostgresStore: TabBarStore {
         let timeout = options.timeout
         return {
             do {
-                return try await DatabaseTask.bounded(by: timeout) { try await body(database, logger) }
+                return try await DatabaseTask.bounded(by: timeout, logger: logger) { try await body(database, logger) }
             } catch {
                 throw Self.storeError(error)
             }
@@ -241,7 +236,6 @@ public final class PostgresStore: TabBarStore {
     /// What an error of a database task is to the store's callers.
     private static func storeError(_ error: any Error) -> any Error {
         if let error = error as? StoreError { return error }
-        if let error = error as? PostgresTransactionError, let inner = error.closureError as? StoreError { return inner }
         return StoreError.unavailable
     }
 

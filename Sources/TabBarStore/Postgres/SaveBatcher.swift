@@ -1,0 +1,131 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Writes the tab-order saves of one store in batches, one statement and one commit per batch.
+///
+/// Every save sends its ``ChangeNotice`` in its own transaction, so that the notice is delivered exactly when the
+/// write commits. But PostgreSQL holds a database-wide lock from queueing a transaction's notices until its commit
+/// is flushed, so transactions that notify commit one flush at a time: one save per transaction measured 1,585
+/// transactions/s where the same upsert without the notice reached 12,313 (pgbench, 64 clients, this project's
+/// cluster). A batch shares one flush among the saves waiting while the previous one committed, the way the file
+/// store's group commit shares an fsync. Each save keeps its own `If-Match` condition; a batch never holds two saves
+/// of one key (the later waits for the next batch), so saves of a key commit in the order they were made.
+final class SaveBatcher: Sendable {
+    /// One save waiting for its batch.
+    struct Save: Sendable {
+        var key: CustomizationKey
+        var value: StoredCustomization
+        var json: String
+        var expectedRevision: UInt64?
+        var continuation: CheckedContinuation<CustomizationEntry, any Error>
+    }
+
+    private struct State {
+        var waiting: [Save] = []
+        var flushing = false
+    }
+
+    /// The most saves in one statement.
+    static let maximumBatch = 512
+
+    private let state = Mutex(State())
+    private let database: PostgresClient
+    private let origin: String
+    private let timeout: Duration
+    private let logger: Logger
+
+    init(database: PostgresClient, origin: String, timeout: Duration, logger: Logger) {
+        self.database = database
+        self.origin = origin
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Saves in the next batch; returns once it committed. Throws ``StoreError/revisionMismatch`` when its expected
+    /// revision did not hold, ``StoreError/unavailable`` when the batch failed.
+    func save(
+        _ key: CustomizationKey, value: StoredCustomization, json: String, expectedRevision: UInt64?
+    ) async throws -> CustomizationEntry {
+        try await withCheckedThrowingContinuation { continuation in
+            let save = Save(
+                key: key, value: value, json: json, expectedRevision: expectedRevision, continuation: continuation)
+            let start = state.withLock { state in
+                state.waiting.append(save)
+                defer { state.flushing = true }
+                return !state.flushing
+            }
+            if start {
+                Task(executorPreference: DatabaseExecutor.shared) { await self.flush() }
+            }
+        }
+    }
+
+    /// Writes batches until none is waiting.
+    private func flush() async {
+        while let batch = nextBatch() {
+            let written: [CustomizationKey: UInt64]
+            do {
+                written = try await write(batch)
+            } catch {
+                logger.error("PostgreSQL store: a batch of \(batch.count) tab-order saves failed: \(error)")
+                batch.forEach { $0.continuation.resume(throwing: StoreError.unavailable) }
+                continue
+            }
+            for save in batch {
+                if let revision = written[save.key] {
+                    save.continuation.resume(returning: CustomizationEntry(revision: revision, value: save.value))
+                } else {
+                    save.continuation.resume(throwing: StoreError.revisionMismatch)
+                }
+            }
+        }
+    }
+
+    /// The waiting saves of distinct keys, oldest first, up to ``maximumBatch``; nil (and no longer flushing) when none
+    /// waits.
+    private func nextBatch() -> [Save]? {
+        state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.flushing = false
+                return nil
+            }
+            var batch: [Save] = []
+            var keys = Set<CustomizationKey>()
+            var later: [Save] = []
+            for save in state.waiting {
+                if batch.count < Self.maximumBatch, keys.insert(save.key).inserted {
+                    batch.append(save)
+                } else {
+                    later.append(save)
+                }
+            }
+            state.waiting = later
+            return batch
+        }
+    }
+
+    /// Runs one batch, retried when PostgreSQL aborted it for a deadlock with another replica's batch; the new
+    /// revisions of the saves that were written.
+    private func write(_ batch: [Save]) async throws -> [CustomizationKey: UInt64] {
+        var attempt = 1
+        while true {
+            do {
+                let database = self.database
+                let origin = self.origin
+                let logger = self.logger
+                return try await DatabaseTask.bounded(by: timeout, logger: logger) {
+                    try await PostgresStore.save(batch, database, origin: origin, logger: logger)
+                }
+            } catch where attempt < 5 && Self.isRetryable(error) {
+                attempt += 1
+            }
+        }
+    }
+
+    /// A deadlock or a serialization failure: the transaction was rolled back and may run again.
+    private static func isRetryable(_ error: any Error) -> Bool {
+        let state = (error as? PSQLError)?.serverInfo?[.sqlState]
+        return state == PostgresError.Code.deadlockDetected.raw || state == PostgresError.Code.serializationFailure.raw
+    }
+}
