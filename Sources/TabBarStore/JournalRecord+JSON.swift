@@ -18,11 +18,7 @@ extension JournalRecord {
             Self.appendOperation(#""op":"put","client":"#, key: key, revision: revision, to: &out)
             DirectJSON.append(#","value":"#, to: &out)
             if let value {
-                DirectJSON.append(#"{"order":"#, to: &out)
-                DirectJSON.appendStrings(value.order, to: &out)
-                DirectJSON.append(#","hidden":"#, to: &out)
-                DirectJSON.appendStrings(value.hidden, to: &out)
-                out.append(UInt8(ascii: "}"))
+                value.appendJSON(to: &out)
             } else {
                 DirectJSON.append("null", to: &out)
             }

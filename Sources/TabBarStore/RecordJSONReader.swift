@@ -33,6 +33,42 @@ struct RecordJSONReader {
         return value
     }
 
+    /// Reads a whole ``ChangeNotice`` payload, as PostgreSQL's `json_build_object` or `JSONEncoder` writes it.
+    static func notice(_ bytes: UnsafeRawBufferPointer) throws -> ChangeNotice {
+        var reader = RecordJSONReader(bytes)
+        reader.skipWhitespace()
+        let notice = try reader.readNotice()
+        reader.skipWhitespace()
+        guard reader.position == bytes.count else { throw Unsupported() }
+        return notice
+    }
+
+    private mutating func readNotice() throws -> ChangeNotice {
+        var kind: ChangeNotice.Kind?
+        var origin: String?
+        var client: String?
+        var notice = ChangeNotice(kind: .customization, origin: "", client: "")
+        try readObject { reader, key in
+            switch key {
+            case "k": kind = ChangeNotice.Kind(rawValue: try reader.readString())
+            case "o": origin = try reader.readString()
+            case "c": client = try reader.readString()
+            case "v": notice.version = try reader.readNull() ? nil : try reader.readInteger()
+            case "p": notice.prunedThrough = try reader.readNull() ? nil : try reader.readInteger()
+            case "u": notice.user = try reader.readNull() ? nil : try reader.readString()
+            case "r": notice.revision = try reader.readNull() ? nil : Int64(try reader.readInteger())
+            case "j": notice.value = try reader.readNull() ? nil : try reader.readCustomization()
+            case "f": notice.fetch = try reader.readNull() ? nil : try reader.readBool()
+            default: throw Unsupported()
+            }
+        }
+        guard let kind, let origin, let client else { throw Unsupported() }
+        notice.kind = kind
+        notice.origin = origin
+        notice.client = client
+        return notice
+    }
+
     private mutating func readRecord() throws -> JournalRecord {
         var op: String?
         var sequence: UInt64?
@@ -175,6 +211,29 @@ struct RecordJSONReader {
             throw Unsupported()
         }
         return value
+    }
+
+    /// An integer, possibly negative, that fits in an `Int`.
+    private mutating func readInteger() throws -> Int {
+        let negative = peek() == UInt8(ascii: "-")
+        if negative { position += 1 }
+        let magnitude = try readUnsigned()
+        guard let value = negative ? Int(exactly: -Int128(magnitude)) : Int(exactly: magnitude) else {
+            throw Unsupported()
+        }
+        return value
+    }
+
+    /// `true` or `false`.
+    private mutating func readBool() throws -> Bool {
+        for (literal, value) in [("true", true), ("false", false)] {
+            let end = position + literal.utf8.count
+            if end <= bytes.count, bytes[position..<end].elementsEqual(literal.utf8) {
+                position = end
+                return value
+            }
+        }
+        throw Unsupported()
     }
 
     /// Consumes `null` if it is next.

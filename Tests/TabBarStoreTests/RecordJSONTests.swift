@@ -100,4 +100,46 @@ struct RecordJSONTests {
     func malformedFails(payload: String) {
         #expect(throws: (any Error).self) { try Self.fastDecode(Data(payload.utf8)) }
     }
+
+    @Test("2,000 random change notices: encoded by Codable, read back by ChangeNotice.read (fast path or Codable) unchanged")
+    func noticesRoundTrip() throws {
+        var generator = SplitMix64(seed: 15)
+        func text() -> String { Self.texts.randomElement(using: &generator)! }
+        for _ in 0..<2000 {
+            let kind = [ChangeNotice.Kind.published, .deleted, .customization].randomElement(using: &generator)!
+            var notice = ChangeNotice(kind: kind, origin: UUID().uuidString, client: text())
+            switch kind {
+            case .published:
+                notice.version = Int(generator.next() % 1000)
+                notice.prunedThrough = Int(generator.next() % 1000) - 500
+            case .deleted:
+                notice.version = Int(generator.next() % 1000)
+            case .customization:
+                notice.user = text()
+                notice.revision = Int64(generator.next() >> 2)
+                switch generator.next() % 3 {
+                case 0: notice.value = StoredCustomization(order: [text(), text()], hidden: [text()])
+                case 1: notice.fetch = true
+                default: break
+                }
+            }
+            #expect(try ChangeNotice.read(notice.payload()) == notice)
+        }
+    }
+
+    @Test("a tab-order notice as PostgreSQL's json_build_object writes it is read by the fast path")
+    func postgresNotice() throws {
+        let payload = """
+            {"k" : "c", "o" : "4C1B", "c" : "ios", "u" : "u1", "r" : 7, "j" : {"order": ["home", "search"], "hidden": []}}
+            """
+        let fast = try payload.data(using: .utf8)!.withUnsafeBytes { try RecordJSONReader.notice($0) }
+        #expect(
+            fast
+                == ChangeNotice(
+                    kind: .customization, origin: "4C1B", client: "ios", user: "u1", revision: 7,
+                    value: StoredCustomization(order: ["home", "search"], hidden: [])))
+        let large = #"{"k" : "c", "o" : "4C1B", "c" : "ios", "u" : "u1", "r" : 8, "f" : true}"#
+        let fetch = try large.data(using: .utf8)!.withUnsafeBytes { try RecordJSONReader.notice($0) }
+        #expect(fetch == ChangeNotice(kind: .customization, origin: "4C1B", client: "ios", user: "u1", revision: 8, fetch: true))
+    }
 }

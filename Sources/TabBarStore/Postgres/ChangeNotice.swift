@@ -14,8 +14,8 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         case published = "v"
         /// A client was deleted: `client`, `version` (its last).
         case deleted = "d"
-        /// A customization was saved or reset: `client`, `user`, `revision`, `value` (JSON; absent when reset, or
-        /// when `fetch`: too large to send).
+        /// A customization was saved or reset: `client`, `user`, `revision`, `value` (absent when reset, or when
+        /// `fetch`: too large to send).
         case customization = "c"
     }
 
@@ -27,12 +27,21 @@ struct ChangeNotice: Codable, Sendable, Equatable {
     var prunedThrough: Int?
     var user: String?
     var revision: Int64?
-    var value: String?
+    var value: StoredCustomization?
     var fetch: Bool?
 
     enum CodingKeys: String, CodingKey {
         case kind = "k", origin = "o", client = "c", version = "v", prunedThrough = "p", user = "u", revision = "r", value = "j"
         case fetch = "f"
+    }
+
+    /// Reads a payload: ``RecordJSONReader`` for the usual notice, `JSONDecoder` for anything it leaves.
+    static func read(_ payload: String) throws -> ChangeNotice {
+        var payload = payload
+        if let notice = payload.withUTF8({ try? RecordJSONReader.notice(UnsafeRawBufferPointer($0)) }) {
+            return notice
+        }
+        return try JSONDecoder().decode(ChangeNotice.self, from: Data(payload.utf8))
     }
 
     /// The notice as `NOTIFY` sends it.

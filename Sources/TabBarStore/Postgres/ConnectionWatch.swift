@@ -22,8 +22,9 @@ final class ConnectionWatch: Sendable {
 
     private struct State {
         var nextOperation: UInt64 = 0
-        /// Per connection watched: how to fail each operation running on it.
-        var running: [PostgresConnection.ID: [UInt64: @Sendable () -> Void]] = [:]
+        /// Per connection watched (by identity: connection ids repeat across pools): how to fail each operation
+        /// running on it.
+        var running: [ObjectIdentifier: [UInt64: @Sendable () -> Void]] = [:]
     }
 
     private let state = Mutex(State())
@@ -34,17 +35,21 @@ final class ConnectionWatch: Sendable {
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let outcome = FirstResume(continuation)
+            let watched = ObjectIdentifier(connection)
             let (operation, firstOnConnection) = state.withLock { state in
                 state.nextOperation += 1
-                let firstOnConnection = state.running[connection.id] == nil
-                state.running[connection.id, default: [:]][state.nextOperation] = {
+                let firstOnConnection = state.running[watched] == nil
+                state.running[watched, default: [:]][state.nextOperation] = {
                     outcome.resume(with: .failure(Closed()))
                 }
                 return (state.nextOperation, firstOnConnection)
             }
             if firstOnConnection {
                 // Runs at once when the connection has closed already.
-                connection.closeFuture.whenComplete { _ in self.closed(connection.id) }
+                // The callback holds the connection, so that no other takes its identity before it is forgotten.
+                connection.closeFuture.whenComplete { [connection] _ in
+                    withExtendedLifetime(connection) { self.closed(watched) }
+                }
             }
             Task(executorPreference: DatabaseExecutor.shared) {
                 let result: Result<Value, any Error>
@@ -53,14 +58,14 @@ final class ConnectionWatch: Sendable {
                 } catch {
                     result = .failure(error)
                 }
-                self.state.withLock { _ = $0.running[connection.id]?.removeValue(forKey: operation) }
+                self.state.withLock { _ = $0.running[watched]?.removeValue(forKey: operation) }
                 outcome.resume(with: result)
             }
         }
     }
 
     /// Fails the operations still running on a connection that closed, and forgets it.
-    private func closed(_ connection: PostgresConnection.ID) {
+    private func closed(_ connection: ObjectIdentifier) {
         let failures = state.withLock { $0.running.removeValue(forKey: connection) } ?? [:]
         failures.values.forEach { $0() }
     }

@@ -53,7 +53,7 @@ extension PostgresStore {
     /// Applies one notice of another store's write to the cache, reading from the database what it does not carry,
     /// and tells the observer of config changes.
     private func apply(_ payload: String) async throws {
-        guard let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(payload.utf8)) else {
+        guard let notice = try? ChangeNotice.read(payload) else {
             logger.error("PostgreSQL store: an unreadable notice was ignored", metadata: ["payload": "\(payload)"])
             return
         }
@@ -80,7 +80,7 @@ extension PostgresStore {
             if notice.fetch == true {
                 entry = try await Self.customizations(client, of: notice.client, user: user, logger).first?.1
             } else {
-                entry = CustomizationEntry(revision: UInt64(revision), value: try notice.value.map(Self.customization))
+                entry = CustomizationEntry(revision: UInt64(revision), value: notice.value)
             }
             if let entry { cache.withLock { $0.setCustomization(key, entry) } }
         }

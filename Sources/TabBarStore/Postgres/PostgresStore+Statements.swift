@@ -227,7 +227,7 @@ extension PostgresStore {
                 )
                 SELECT w.client, w.user_id, w.revision, pg_notify('\(ChangeNotice.channel)', (CASE
                     WHEN octet_length(i.value) <= \(ChangeNotice.maximumInlineValue) THEN json_build_object(
-                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'j', i.value)
+                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'j', i.value::json)
                     ELSE json_build_object(
                         'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'f', true)
                     END)::text)

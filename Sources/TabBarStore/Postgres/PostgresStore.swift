@@ -152,32 +152,32 @@ public final class PostgresStore: TabBarStore {
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
     ) throws -> CustomizationEntry {
-        try DatabaseTask.wait(try save(client: client, user: user, value, expectedRevision: expectedRevision))
+        try DatabaseTask.wait {
+            try await withCheckedThrowingContinuation { continuation in
+                self.saveCustomization(client: client, user: user, value, expectedRevision: expectedRevision) {
+                    continuation.resume(with: $0)
+                }
+            }
+        }
     }
 
     public func saveCustomization(
         client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
         completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
     ) {
+        let json: String
         do {
-            let write = try save(client: client, user: user, value, expectedRevision: expectedRevision)
-            DatabaseTask.start(write, completion: completion)
+            json = try Self.json(value)
+            try checkOpen()
         } catch {
             completion(.failure(error))
+            return
         }
-    }
-
-    /// A save through the batcher that, once committed, is applied to the cache.
-    private func save(
-        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?
-    ) throws -> @Sendable () async throws -> CustomizationEntry {
-        let json = try Self.json(value)
-        try checkOpen()
+        // Straight to the batcher, no task of its own: the batch's task calls back once it committed.
         let key = CustomizationKey(client: client, user: user)
-        return { [self] in
-            let entry = try await saves.save(key, value: value, json: json, expectedRevision: expectedRevision)
-            cache.withLock { $0.setCustomization(key, entry) }
-            return entry
+        saves.save(key, value: value, json: json, expectedRevision: expectedRevision) { [self] result in
+            if case .success(let entry) = result { cache.withLock { $0.setCustomization(key, entry) } }
+            completion(result)
         }
     }
 
@@ -241,8 +241,10 @@ public final class PostgresStore: TabBarStore {
 
     /// A customization as the JSON the store keeps.
     static func json(_ value: StoredCustomization) throws -> String {
-        let data = try JSONEncoder().encode(value)
-        guard data.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
-        return String(decoding: data, as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        value.appendJSON(to: &bytes)
+        guard bytes.count <= RecordFraming.maxPayload else { throw StoreError.recordTooLarge }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

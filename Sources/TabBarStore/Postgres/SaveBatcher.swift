@@ -18,7 +18,7 @@ final class SaveBatcher: Sendable {
         var value: StoredCustomization
         var json: String
         var expectedRevision: UInt64?
-        var continuation: CheckedContinuation<CustomizationEntry, any Error>
+        var completion: @Sendable (Result<CustomizationEntry, any Error>) -> Void
     }
 
     private struct State {
@@ -42,22 +42,21 @@ final class SaveBatcher: Sendable {
         self.logger = logger
     }
 
-    /// Saves in the next batch; returns once it committed. Throws ``StoreError/revisionMismatch`` when its expected
-    /// revision did not hold, ``StoreError/unavailable`` when the batch failed.
+    /// Saves in the next batch and calls `completion` once it committed: with the new entry,
+    /// ``StoreError/revisionMismatch`` when its expected revision did not hold, ``StoreError/unavailable`` when the
+    /// batch failed.
     func save(
-        _ key: CustomizationKey, value: StoredCustomization, json: String, expectedRevision: UInt64?
-    ) async throws -> CustomizationEntry {
-        try await withCheckedThrowingContinuation { continuation in
-            let save = Save(
-                key: key, value: value, json: json, expectedRevision: expectedRevision, continuation: continuation)
-            let start = state.withLock { state in
-                state.waiting.append(save)
-                defer { state.flushing = true }
-                return !state.flushing
-            }
-            if start {
-                Task(executorPreference: DatabaseExecutor.shared) { await self.flush() }
-            }
+        _ key: CustomizationKey, value: StoredCustomization, json: String, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    ) {
+        let save = Save(key: key, value: value, json: json, expectedRevision: expectedRevision, completion: completion)
+        let start = state.withLock { state in
+            state.waiting.append(save)
+            defer { state.flushing = true }
+            return !state.flushing
+        }
+        if start {
+            Task(executorPreference: DatabaseExecutor.shared) { await self.flush() }
         }
     }
 
@@ -69,14 +68,14 @@ final class SaveBatcher: Sendable {
                 written = try await write(batch)
             } catch {
                 logger.error("PostgreSQL store: a batch of \(batch.count) tab-order saves failed: \(error)")
-                batch.forEach { $0.continuation.resume(throwing: StoreError.unavailable) }
+                batch.forEach { $0.completion(.failure(StoreError.unavailable)) }
                 continue
             }
             for save in batch {
                 if let revision = written[save.key] {
-                    save.continuation.resume(returning: CustomizationEntry(revision: revision, value: save.value))
+                    save.completion(.success(CustomizationEntry(revision: revision, value: save.value)))
                 } else {
-                    save.continuation.resume(throwing: StoreError.revisionMismatch)
+                    save.completion(.failure(StoreError.revisionMismatch))
                 }
             }
         }
