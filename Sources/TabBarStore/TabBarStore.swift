@@ -64,8 +64,9 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// Reads `client`'s versions and, given `user`, that user's customization from where the store keeps them into
     /// what its reads serve: for a request naming a version or a revision newer than the reads show (another
     /// process's write not yet applied here). The observer hears of a newer version before `completion` is called,
-    /// once, from any thread; a failed read changes nothing. A store that is not shared calls `completion` at once.
-    func readThrough(client: String, user: String?, completion: @escaping @Sendable () -> Void)
+    /// once, from any thread, with whether the store was read: a failed read changes nothing and passes `false`. A
+    /// store that is not shared calls `completion(true)` at once.
+    func readThrough(client: String, user: String?, completion: @escaping @Sendable (_ read: Bool) -> Void)
 }
 
 extension TabBarStore {
@@ -75,7 +76,7 @@ extension TabBarStore {
     public var isShared: Bool { false }
 
     /// Its reads are always current: nothing to read.
-    public func readThrough(client: String, user: String?, completion: @escaping @Sendable () -> Void) {
-        completion()
+    public func readThrough(client: String, user: String?, completion: @escaping @Sendable (_ read: Bool) -> Void) {
+        completion(true)
     }
 }

@@ -141,6 +141,7 @@ class Record:
         self.unexpected = []
         self.etag_reads = 0
         self.etag_older = []     # (acknowledged at, description) of ETag reads answered with an older revision
+        self.etag_unavailable = 0  # ETag reads answered 503: the replica could not read through
         self.refusals = []       # monotonic times of 412s answered to writers (each writer owns its users)
 
     def fail(self, started, description):
@@ -243,6 +244,11 @@ def check_etag_read(replica, user, revision, acknowledged, record):
     except OSError:
         return  # the replica went away (the SIGKILL)
     shown = headers.get("ETag")
+    if status == 503:
+        # A replica that cannot read through (the database away) says so rather than answer older.
+        with record.lock:
+            record.etag_unavailable += 1
+        return
     if status == 200:
         older = int(json.loads(body)["revision"]) < revision
     else:
@@ -516,10 +522,10 @@ def main():
         outside = [f"{d} (sent at {t - begin:.2f} s)" for t, d in record.failures
                    if not (during(t, replica_window) or during(t, database_window))]
         print(f"requests failed outside the two faults: {len(outside)}")
-        # While the database is away a replica cannot read through: it answers from what it holds.
-        etag_older = [d for t, d in record.etag_older if calm(t)]
+        # While the database is away a replica cannot read through: it answers 503, never older, outage or not.
+        etag_older = [d for t, d in record.etag_older]
         print(f"If-None-Match reads of an acknowledged write on a third replica: {record.etag_reads}, answered with "
-              f"an older revision: {len(etag_older)} (around the outage: {len(record.etag_older) - len(etag_older)})")
+              f"an older revision: {len(etag_older)}, answered 503 (the database away): {record.etag_unavailable}")
         refusals = [t for t in record.refusals if not (during(t, replica_window) or during(t, database_window))]
         print(f"412 answered to writers' If-Match (each writer owns its users): {len(record.refusals)}, outside the "
               f"two faults: {len(refusals)}")

@@ -190,6 +190,36 @@ struct PostgresServiceTests {
         #expect(stale.status == 200 && stale.headers["ETag"] == "\"r5:alice\"", "a revision nobody wrote names nothing newer")
     }
 
+    @Test("with the database unreachable, a request naming a newer revision is told to retry, any other is served from memory")
+    func readThroughUnreachable() throws {
+        let served = try ServedDatabase("pg-unreachable")
+        defer { served.stop() }
+        let (url, server) = (served.url, served.server)
+        let client = try TestClient(port: server.port, timeout: 30)
+        defer { client.close() }
+        let tabOrder = "/v1/clients/ios-phone/users/alice/tab-order"
+        let saved = try client.send(
+            "PUT", tabOrder, headers: [("Content-Type", "application/json")], body: Data(#"{"order":["search"]}"#.utf8))
+        #expect(saved.status == 200 && saved.headers["ETag"] == "\"r1:alice\"")
+
+        try TestPostgres.setReachable(url, false)
+        defer { try? TestPostgres.setReachable(url, true) }
+        #expect(try eventually(within: 30) { try client.send("GET", "/readyz").status == 503 })
+        let newer = try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r2:alice\"")])
+        #expect(newer.status == 503, "an r2 written elsewhere may exist: this replica cannot tell")
+        #expect(newer.headers["Retry-After"] == "5")
+        #expect(newer.headers["Content-Type"] == "application/problem+json")
+        let newerTabs = try client.send("GET", "/v1/clients/ios-phone/tabs", headers: [("If-None-Match", "\"t2-en\"")])
+        #expect(newerTabs.status == 503)
+        #expect(try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r1:alice\"")]).status == 304)
+        let plain = try client.send("GET", tabOrder)
+        #expect(plain.status == 200 && plain.headers["ETag"] == "\"r1:alice\"")
+
+        try TestPostgres.setReachable(url, true)
+        #expect(try eventually(within: 30) { try client.send("GET", "/readyz").status == 200 })
+        #expect(try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r2:alice\"")]).status == 200)
+    }
+
     @Test("a write waiting on the database holds no worker thread: with one, reads are answered while a publish waits for a lock")
     func writeWaitsOffWorker() throws {
         let served = try ServedDatabase("pg-waiting", arguments: ["--threads", "1"])

@@ -50,6 +50,18 @@ public enum TestPostgres {
         _ = run(psql, [cluster, "-qc", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"])
     }
 
+    /// Makes a database `createDatabase()` made unreachable (new connections refused, its sessions terminated, as when
+    /// PostgreSQL is away) or reachable again.
+    public static func setReachable(_ url: String, _ reachable: Bool) throws {
+        let cluster = try clusterURL.get()
+        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return }
+        var statement = "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(reachable)"
+        if !reachable {
+            statement += "; SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(name)'"
+        }
+        _ = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-Atqc", statement]).get()
+    }
+
     /// Runs SQL on a database, returning what psql printed (unaligned, tuples only).
     public static func sql(_ url: String, _ statement: String) throws -> String {
         try run(psql, [url, "-v", "ON_ERROR_STOP=1", "-Atqc", statement]).get()

@@ -105,6 +105,10 @@ extension APIError {
             headers: ["Retry-After": "5"])
     }
 
+    /// A replica on a shared store could not read what the request names (a newer version or revision) from it.
+    static let readThroughFailed = unavailable(
+        "This replica cannot read the version or revision the request names from the database yet; retry later.")
+
     static let internalError = APIError(
         status: 500, type: "about:blank", title: "Internal server error",
         detail: "The server failed to handle the request; the error has been logged.")

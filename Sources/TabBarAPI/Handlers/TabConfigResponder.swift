@@ -63,7 +63,12 @@ final class TabConfigResponder: Responder {
             }
         }
         if let readThrough {
-            handlers.store.readThrough(client: readThrough.client, user: readThrough.user, completion: answer)
+            handlers.store.readThrough(client: readThrough.client, user: readThrough.user) { read in
+                // Unread, the answer could be older than what the request names: a client holding an ETag never
+                // gets an older revision, it is told to retry.
+                guard read else { return deferred.complete(.problem(.readThroughFailed)) }
+                answer()
+            }
         } else {
             answer()
         }

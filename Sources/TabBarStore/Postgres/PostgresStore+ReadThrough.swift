@@ -5,7 +5,9 @@ import Foundation
 extension PostgresStore {
     public var isShared: Bool { true }
 
-    public func readThrough(client: String, user: String?, completion: @escaping @Sendable () -> Void) {
+    public func readThrough(client: String, user: String?, completion: @escaping @Sendable (_ read: Bool) -> Void) {
+        // Known to be away: say so at once rather than after the store's timeout.
+        guard unavailableReason == nil else { return completion(false) }
         let known = cache.withLock { $0.clients[client]?.versions.keys.max() ?? 0 }
         let read = operation { database, logger -> ([ConfigVersion], CustomizationEntry?) in
             let versions = try await Self.versions(database, client, after: known, logger)
@@ -14,16 +16,18 @@ extension PostgresStore {
             return (versions, entry)
         }
         DatabaseTask.start(read) { [self] result in
-            if case .success(let (versions, entry)) = result {
-                cache.withLock { cache in
-                    for version in versions { cache.addVersion(version, prunedThrough: 0) }
-                    if let user, let entry {
-                        cache.setCustomization(CustomizationKey(client: client, user: user), entry)
-                    }
-                }
-                if !versions.isEmpty { observer.withLock { $0 }?(.published(client: client)) }
+            guard case .success(let (versions, entry)) = result else {
+                completion(false)
+                return
             }
-            completion()
+            cache.withLock { cache in
+                for version in versions { cache.addVersion(version, prunedThrough: 0) }
+                if let user, let entry {
+                    cache.setCustomization(CustomizationKey(client: client, user: user), entry)
+                }
+            }
+            if !versions.isEmpty { observer.withLock { $0 }?(.published(client: client)) }
+            completion(true)
         }
     }
 }
