@@ -95,8 +95,13 @@ struct PostgresServiceTests {
         #expect(event.hasPrefix("id: 2") && event.contains("\"version\":2"), "\(event)")
 
         // Every listening connection is cut: B listens again, re-reads, and sees what was written meanwhile.
+        // Only this test's database: the cluster is shared with tests running meanwhile.
         _ = try TestPostgres.sql(
-            url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+            url,
+            """
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE datname = current_database() AND query LIKE 'LISTEN%'
+            """)
         // A lost its own listener too: until it listens again its writes are refused (503, Retry-After), as a client
         // retrying sees.
         var statuses: [Int] = []
@@ -237,13 +242,13 @@ struct PostgresServiceTests {
         defer { session.close() }
         try session.send("BEGIN; SELECT 1 FROM tabconfig_clients WHERE client = 'ios-phone' FOR UPDATE;")
         #expect(try eventually(within: 30) {
-            try TestPostgres.sql(url, "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'") == "1"
+            try sessions(in: url, where: "state = 'idle in transaction'") == 1
         })
         let head = "PUT /v1/clients/ios-phone/config HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer pg-admin\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(document.count)\r\n\r\n"
         try publisher.sendRaw(Data(head.utf8) + document)
         #expect(try eventually(within: 30) {
-            try TestPostgres.sql(url, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == "1"
+            try sessions(in: url, where: "wait_event_type = 'Lock'") == 1
         })
 
         // The one worker is free: were it waiting with the publish, this read would wait for the lock's release,
@@ -331,6 +336,11 @@ struct PostgresServiceTests {
             directory.remove()
             TestPostgres.dropDatabase(url)
         }
+    }
+
+    /// How many sessions of the database at `url` match `condition` (the cluster is shared with other tests).
+    private func sessions(in url: String, where condition: String) throws -> Int? {
+        Int(try TestPostgres.sql(url, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND \(condition)"))
     }
 
     /// The document inside a `GET …/config` envelope.

@@ -20,18 +20,21 @@ struct ConnectionWatchTests {
         var outcomes: [String] = []
         for round in 0..<20 {
             let tag = "terminated-\(round)"
-            let terminator = Task.detached {
+            // On a thread of its own: a task could wait for a cooperative thread while other suites' tests hold both.
+            let stop = DispatchSemaphore(value: 0)
+            let stopped = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                defer { stopped.signal() }
                 // Until the statement runs: then its backend is terminated, as PostgreSQL's shutdown does.
-                for _ in 0..<1000 {
-                    let terminated = try TestPostgres.sql(
+                repeat {
+                    let terminated = try? TestPostgres.sql(
                         url,
                         """
                         SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
                         WHERE query LIKE '%\(tag)%' AND pid <> pg_backend_pid()
                         """)
-                    if terminated != "0" || Task.isCancelled { return }
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
+                    if let terminated, terminated != "0" { return }
+                } while stop.wait(timeout: .now() + .milliseconds(10)) == .timedOut
             }
             do {
                 // Bounded so that a failure of the watch shows as "waited", not as a test that never ends.
@@ -47,8 +50,8 @@ struct ConnectionWatchTests {
             }
             // The pool can hand out a connection closed by the previous round: then BEGIN fails, and there is
             // nothing to terminate.
-            terminator.cancel()
-            try await terminator.value
+            stop.signal()
+            stopped.wait()
         }
         #expect(outcomes == Array(repeating: "failed", count: 20))
     }

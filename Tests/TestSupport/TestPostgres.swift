@@ -52,14 +52,22 @@ public enum TestPostgres {
 
     /// Makes a database `createDatabase()` made unreachable (new connections refused, its sessions terminated, as when
     /// PostgreSQL is away) or reachable again.
+    ///
+    /// The `ALTER` commits before any session is terminated (a session started before the commit may pass the check),
+    /// and sessions are terminated until two checks a moment apart find none.
     public static func setReachable(_ url: String, _ reachable: Bool) throws {
         let cluster = try clusterURL.get()
         guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return }
-        var statement = "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(reachable)"
-        if !reachable {
-            statement += "; SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(name)'"
+        let alter = "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(reachable)"
+        _ = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-qc", alter]).get()
+        guard !reachable else { return }
+        let terminate = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(name)'"
+        var quiet = 0
+        for _ in 0..<100 where quiet < 2 {
+            let terminated = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-Atqc", terminate]).get()
+            quiet = terminated.trimmingCharacters(in: .whitespacesAndNewlines) == "0" ? quiet + 1 : 0
+            Thread.sleep(forTimeInterval: 0.1)
         }
-        _ = try run(psql, [cluster, "-v", "ON_ERROR_STOP=1", "-Atqc", statement]).get()
     }
 
     /// Runs SQL on a database, returning what psql printed (unaligned, tuples only).
