@@ -3,7 +3,8 @@
 # from a release tabconfig, and their revalidation (If-None-Match → 304, scenarios revalidate-default and
 # revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and
 # context-user: Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context
-# exercises; tabconfig and the ceiling only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
+# exercises; tabconfig and the ceiling only), and a user's tab bar with five tabs the user opened (scenario
+# user-5-open, tabconfig and the ceiling only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
 # C program (Benchmarks/ceiling/, the ceiling of this stack), nginx serving them as static files
 # (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
 # number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
@@ -115,9 +116,11 @@ query='?locale=en'
 context_default_path=/v1/clients/bench-targeted/tabs
 context_user_path=/v1/clients/bench-targeted/users/bench-user/tabs
 context_query='?locale=en&platform=ios&appVersion=5.2.0&osVersion=17.4&country=FR&deviceId=bench-device-3'
+# Scenario user-5-open: a user with the same order and five tabs opened from the sample's templates.
+opener_path=/v1/clients/ios-phone/users/bench-opener/tabs
 www="$work/www"
 mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")" "$(dirname "$www$context_default_path")" \
-  "$(dirname "$www$context_user_path")"
+  "$(dirname "$www$context_user_path")" "$(dirname "$www$opener_path")"
 
 # prepare_user BASE [CLIENT]: saves the benchmark user's tab order on a tabconfig at BASE.
 prepare_user() {
@@ -126,6 +129,23 @@ prepare_user() {
     -d '{"order": ["profile","favorites","search","home"], "hidden": ["settings"]}' \
     "$1/v1/clients/${2:-ios-phone}/users/bench-user/tab-order")
   [ "$status" = 200 ] || { echo "reads: PUT tab-order answered $status: $(cat "$work/put.json")" >&2; exit 1; }
+}
+
+# prepare_opener BASE: saves bench-opener's tab order and opens five tabs for it (three documents, two web pages).
+prepare_opener() {
+  local status tab
+  curl -sf -o /dev/null -X PUT -H 'Content-Type: application/json' \
+    -d '{"order": ["profile","favorites","search","home"], "hidden": ["settings"]}' \
+    "$1/v1/clients/ios-phone/users/bench-opener/tab-order"
+  for tab in '"document","name":"q1-report","parameters":{"docId":"101"},"title":"Q1 report"' \
+    '"document","name":"q2-report","parameters":{"docId":"102"},"title":"Q2 report"' \
+    '"document","name":"q3-report","parameters":{"docId":"103"}' \
+    '"web","name":"news","parameters":{"url":"https://example.com/news"},"title":"News"' \
+    '"web","name":"docs","parameters":{"url":"https://example.com/docs"}'; do
+    status=$(curl -s -o "$work/open.json" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+      -d "{\"template\":$tab}" "$1/v1/clients/ios-phone/users/bench-opener/dynamic-tabs")
+    [ "$status" = 201 ] || { echo "reads: POST dynamic-tabs answered $status: $(cat "$work/open.json")" >&2; exit 1; }
+  done
 }
 
 # publish_targeted BASE: publishes Benchmarks/targeted-config.json as client bench-targeted on a tabconfig at BASE.
@@ -160,6 +180,10 @@ publish_targeted "$base"
 prepare_user "$base" bench-targeted
 curl -sf -o "$www$context_default_path" "$base$context_default_path$context_query"
 curl -sf -o "$www$context_user_path" "$base$context_user_path$context_query"
+prepare_opener "$base"
+curl -sf -o "$www$opener_path" "$base$opener_path$query"
+[ "$(grep -o '"dynamic":' "$www$opener_path" | wc -l)" = 5 ] ||
+  { echo "reads: bench-opener's tab bar lacks its five open tabs: $(cat "$www$opener_path")" >&2; exit 1; }
 grep -q '"experiment":{"key":"bar-order"' "$www$context_default_path" &&
   grep -q '"id":"rewards"' "$www$context_default_path" && grep -q '"id":"shop"' "$www$context_default_path" ||
   { echo "reads: the targeted tab bar lacks the experiment or a gated tab: $(cat "$www$context_default_path")" >&2; exit 1; }
@@ -169,6 +193,7 @@ echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpui
   "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
   "user tab bar $user_bytes bytes ($user_path$query)"
+echo "open tabs: user tab bar with five open tabs $(wc -c <"$www$opener_path") bytes ($opener_path$query)"
 echo "targeting: default tab bar $(wc -c <"$www$context_default_path") bytes ($context_default_path$context_query)," \
   "user tab bar $(wc -c <"$www$context_user_path") bytes ($context_user_path$context_query)"
 echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rounds of $wrk_command against each" \
@@ -227,6 +252,8 @@ verify_context() {
     curl -sf -o "$work/check.json" "$2$path$context_query" && cmp -s "$work/check.json" "$www$path" ||
       { echo "reads: $1 answers $path with other bytes" >&2; exit 1; }
   done
+  curl -sf -o "$work/check.json" "$2$opener_path$query" && cmp -s "$work/check.json" "$www$opener_path" ||
+    { echo "reads: $1 answers $opener_path with other bytes" >&2; exit 1; }
 }
 
 declare -A bases=([tabconfig]="$base")
@@ -261,7 +288,7 @@ done
 port=$(free_port)
 "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
   "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
-  >"$work/ceiling.log" 2>&1 &
+  "$opener_path=$www$opener_path" >"$work/ceiling.log" 2>&1 &
 server_pids+=($!)
 wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
 bases[ceiling]="http://127.0.0.1:$port"
@@ -305,6 +332,7 @@ for server in "${context_servers[@]}"; do
   for path in "$context_default_path" "$context_user_path"; do
     wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$context_query" >/dev/null 2>&1 || true
   done
+  wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$opener_path$query" >/dev/null 2>&1 || true
 done
 for ((round = 0; round < rounds; round++)); do
   for server in "${servers[@]}"; do
@@ -319,6 +347,7 @@ for ((round = 0; round < rounds; round++)); do
   for server in "${context_servers[@]}"; do
     measure context-default "$server" "${bases[$server]}$context_default_path$context_query" "$round"
     measure context-user "$server" "${bases[$server]}$context_user_path$context_query" "$round"
+    measure user-5-open "$server" "${bases[$server]}$opener_path$query" "$round"
   done
 done
 for scenario in get-default get-user; do
@@ -331,7 +360,7 @@ for scenario in revalidate-default revalidate-user; do
     summarize "$scenario" "$server"
   done
 done
-for scenario in context-default context-user; do
+for scenario in context-default context-user user-5-open; do
   for server in "${context_servers[@]}"; do
     summarize "$scenario" "$server"
   done
@@ -350,10 +379,10 @@ declare -A label=(
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
-for scenario in get-default get-user revalidate-default revalidate-user context-default context-user; do
+for scenario in get-default get-user revalidate-default revalidate-user context-default context-user user-5-open; do
   shown_servers=("${servers[@]}")
   [[ $scenario == revalidate-* ]] && shown_servers=("${services[@]}")
-  [[ $scenario == context-* ]] && shown_servers=("${context_servers[@]}")
+  [[ $scenario == context-* || $scenario == user-5-open ]] && shown_servers=("${context_servers[@]}")
   for server in "${shown_servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
@@ -371,7 +400,7 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
 fi
 echo
 # What scripts/scaling.py reads.
-for scenario in get-default get-user context-default context-user; do
+for scenario in get-default get-user context-default context-user user-5-open; do
   echo "FIGURE ${scenario//-/_}_rps ${rps[$scenario/tabconfig]} requests/s"
 done
 echo
@@ -382,5 +411,6 @@ target get-default/hummingbird "$(ratio get-default hummingbird)" ">=" 2
 target get-user/ceiling "$(ratio get-user ceiling)" ">=" 0.6
 target context-default/ceiling "$(ratio context-default ceiling)" ">=" 0.85
 target context-user/ceiling "$(ratio context-user ceiling)" ">=" 0.6
+target user-5-open/ceiling "$(ratio user-5-open ceiling)" ">=" 0.6
 printf '%s\n' "${targets[@]}"
 exit "$failed"

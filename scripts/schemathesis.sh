@@ -37,12 +37,15 @@ server_env=(TABCONFIG_ADMIN_TOKEN=$token)
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
 excluded=()
 examples=${SCHEMATHESIS_MAX_EXAMPLES:-100}
-workers=2
+# One worker: with two (threads), CPython 3.11.7's ast.parse, which hypothesis calls to describe its filters, can
+# fail with "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905, fixed in 3.11.8): seen
+# here as a schemathesis "Runtime Error" on POST …/config/rollback, nothing to do with the server.
+workers=1
 if [ "$mode" = --hostile ]; then
   server_env+=(TABCONFIG_JWT_HS256_SECRET=$secret)
   checks=all
-  # All but use_after_free: a DELETE of a tab order resets it, and the tab order then reads as the default (200,
-  # revision 0) by design, as it does before any write; a deleted client's 404 is in ConfigEndpointTests. (A
+  # All but use_after_free: a DELETE of a tab order resets it, and the tab order then reads as the default order
+  # (200) by design, as it does before any write; a deleted client's 404 is in ConfigEndpointTests. (A
   # per-operation "enabled = false" in schemathesis.toml does not hold against --checks all.)
   excluded=(--exclude-checks use_after_free)
   examples=${SCHEMATHESIS_HOSTILE_EXAMPLES:-500}

@@ -17,6 +17,8 @@ struct ConfigValidator {
     static let maximumGroupValues = 10_000
     static let groupValueLength = 1...256
     static let maximumExperiments = 20
+    static let maximumTemplates = 20
+    static let maxOpenRange = 1...50
     static let variationCount = 2...10
     /// A variation's order names each top-level tab at most once.
     static let maximumOrderLength = topLevelTabCount.upperBound
@@ -67,6 +69,7 @@ struct ConfigValidator {
         checkDocumentFields(firstByID: firstByID, idsComplete: idsComplete)
         checkGroups()
         checkExperiments(firstByID: firstByID, idsComplete: idsComplete)
+        checkTemplates(firstByID: firstByID)
         return problems
     }
 
@@ -88,6 +91,7 @@ struct ConfigValidator {
         case rollout(Rollout)
         case experiment(Experiment)
         case variation(Variation)
+        case template(TabTemplate)
     }
 
     /// The rules of one part on its own, at the empty pointer. A tab counts as a top-level tab: its own rules and
@@ -120,6 +124,8 @@ struct ConfigValidator {
             checkExperiment(experiment, at: "", firstByID: [:], idsComplete: false)
         case .variation(let variation):
             checkVariation(variation, at: "", firstByID: [:], idsComplete: false)
+        case .template(let template):
+            checkTemplate(template, at: "")
         }
         return problems
     }
@@ -314,6 +320,57 @@ struct ConfigValidator {
                 report(pointer, "\"\(replaces)\" is already replaced by the tab at \(other)")
             } else {
                 replacedBy[replaces] = entry.pointer
+            }
+        }
+    }
+
+    // MARK: - Templates of the tabs users open
+
+    private mutating func checkTemplates(firstByID: [String: Entry]) {
+        guard let templates = config.tabTemplates else { return }
+        if templates.count > Self.maximumTemplates {
+            report("/tabTemplates", "must have at most \(Self.maximumTemplates) templates, has \(templates.count)")
+        }
+        var firstTemplate: [String: String] = [:]
+        for (index, template) in templates.enumerated() {
+            let pointer = JSONPointer.appending(index, to: "/tabTemplates")
+            checkTemplate(template, at: pointer)
+            guard !isTainted(pointer + "/id"), Tab.isValidID(template.id) else { continue }
+            if let tab = firstByID[template.id] {
+                report(pointer + "/id", "duplicate id \"\(template.id)\", first used at \(tab.pointer)/id")
+            } else if let first = firstTemplate[template.id] {
+                report(pointer + "/id", "duplicate id \"\(template.id)\", first used at \(first)/id")
+            } else {
+                firstTemplate[template.id] = pointer
+            }
+        }
+    }
+
+    private mutating func checkTemplate(_ template: TabTemplate, at pointer: String) {
+        if !isTainted(pointer + "/id"), !Tab.isValidID(template.id) {
+            report(pointer + "/id", "must match ^[a-z0-9][a-z0-9._-]{0,63}$, found \"\(template.id)\"")
+        }
+        checkTitle(template.title, at: pointer + "/title")
+        if let icon = template.icon {
+            checkIcon(icon, at: pointer + "/icon")
+        }
+        checkDestination(template.destination, at: pointer + "/destination")
+        if let maxOpen = template.maxOpen, !Self.maxOpenRange.contains(maxOpen) {
+            report(pointer + "/maxOpen", "must be \(Self.describe(Self.maxOpenRange)), found \(maxOpen)")
+        }
+        guard let parameters = template.parameters else { return }
+        if parameters.count > Self.maximumParameters {
+            report(
+                pointer + "/parameters", "must have at most \(Self.maximumParameters) names, has \(parameters.count)")
+        }
+        var seen: Set<String> = []
+        for (index, name) in parameters.enumerated() {
+            let namePointer = JSONPointer.appending(index, to: pointer + "/parameters")
+            if isTainted(namePointer) { continue }
+            if !TabTemplate.isValidParameterName(name) {
+                report(namePointer, "must match ^[A-Za-z][A-Za-z0-9_]{0,31}$, found \"\(name)\"")
+            } else if !seen.insert(name).inserted {
+                report(namePointer, "duplicate parameter name \"\(name)\"")
             }
         }
     }

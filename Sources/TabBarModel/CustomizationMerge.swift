@@ -5,8 +5,8 @@
 ///    other gone ids are dropped; duplicates are skipped. Ids of tabs absent for the request (targeting), or
 ///    leading to one, take no part and are not reported.
 /// 2. Visible tabs are the shown ones minus the effectively hidden (hideable and present) ones.
-/// 3. Locked tabs and tabs not in the resolved order (added) take their default slot among the visible tabs,
-///    or the next free one after it, else the nearest free one before it.
+/// 3. Locked tabs and tabs not in the resolved order (added; the user's open tabs too, not reported) take their
+///    default slot among the visible tabs, or the next free one after it, else the nearest free one before it.
 /// 4. The user's remaining tabs fill the free slots in the user's order.
 ///
 /// Works on indices into the plan's shown tabs, with flags instead of sets: it runs on every request for a
@@ -86,7 +86,7 @@ struct CustomizationMerge {
         var added: [String] = []
         for position in 0..<count where !flags[position].contains(.hidden) {
             visibleCount += 1
-            if !flags[position].contains(.ordered) {
+            if !flags[position].contains(.ordered), position < plan.staticCount {
                 added.append(plan.shownIDs[position])
             }
         }

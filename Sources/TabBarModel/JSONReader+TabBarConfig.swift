@@ -3,11 +3,14 @@
 extension JSONReader {
     private static let configKeys: Set<String> = [
         "tabs", "maxVisibleTabs", "initialTab", "userCustomizable", "defaultLocale", "appearance", "groups",
-        "experiments",
+        "experiments", "tabTemplates",
     ]
     private static let tabKeys: Set<String> = [
         "id", "title", "icon", "destination", "badge", "enabled", "locked", "hideable", "children", "deprecated",
         "replaces", "when", "rollout", "startsAt", "endsAt",
+    ]
+    private static let templateKeys: Set<String> = [
+        "id", "title", "icon", "destination", "parameters", "maxOpen",
     ]
     private static let titleKeys: Set<String> = ["key", "default", "localized"]
     private static let iconKeys: Set<String> = ["image", "selectedImage"]
@@ -37,8 +40,35 @@ extension JSONReader {
             defaultLocale: string(object, "defaultLocale"),
             appearance: object["appearance"].flatMap { readAppearance($0, at: object.pointer("appearance")) },
             groups: object["groups"].flatMap { readGroups($0, at: object.pointer("groups")) },
-            experiments: array(object, "experiments").map { readExperiments($0, at: object.pointer("experiments")) }
+            experiments: array(object, "experiments").map { readExperiments($0, at: object.pointer("experiments")) },
+            tabTemplates: array(object, "tabTemplates").map { values in
+                let pointer = object.pointer("tabTemplates")
+                let placeholder = TabTemplate(
+                    id: "", title: LocalizedTitle(default: ""), destination: Destination(type: .url))
+                return elements(values, at: pointer, placeholder: placeholder) { $0.readTemplate($1, at: $2) }
+            }
         )
+    }
+
+    mutating func readTemplate(_ value: JSONValue, at pointer: String) -> TabTemplate? {
+        guard let object = object(value, at: pointer, allowedKeys: Self.templateKeys) else {
+            return nil
+        }
+        var template = TabTemplate(
+            id: requiredString(object, "id") ?? "", title: LocalizedTitle(default: ""),
+            destination: Destination(type: .url))
+        if let value = required(object, "title") {
+            template.title = readTitle(value, at: object.pointer("title")) ?? template.title
+        }
+        template.icon = object["icon"].flatMap { readIcon($0, at: object.pointer("icon")) }
+        if let value = required(object, "destination") {
+            template.destination = readDestination(value, at: object.pointer("destination")) ?? template.destination
+        }
+        template.parameters = array(object, "parameters").map { values in
+            elements(values, at: object.pointer("parameters"), placeholder: "") { $0.string($1, at: $2) }
+        }
+        template.maxOpen = integer(object, "maxOpen")
+        return template
     }
 
     private mutating func readTabs(_ elements: [JSONValue], at pointer: String) -> [Tab] {

@@ -24,6 +24,22 @@ public struct ResolvedTab: Codable, Sendable, Equatable {
     public var placement: Placement?
     /// Localized sub-sections in document order; nil when none.
     public var children: [ResolvedTab]?
+    /// For a tab the user opened: its template and name (the name closes it); nil for the config's tabs.
+    public var dynamic: Dynamic?
+
+    /// Where a tab the user opened comes from.
+    public struct Dynamic: Codable, Sendable, Equatable {
+        /// The template's id.
+        public var template: String
+        /// The tab's name.
+        public var name: String
+
+        /// Creates the reference.
+        public init(template: String, name: String) {
+            self.template = template
+            self.name = name
+        }
+    }
 
     /// Creates a resolved tab.
     public init(
@@ -38,7 +54,8 @@ public struct ResolvedTab: Codable, Sendable, Equatable {
         hideable: Bool = false,
         deprecated: Deprecation? = nil,
         placement: Placement? = nil,
-        children: [ResolvedTab]? = nil
+        children: [ResolvedTab]? = nil,
+        dynamic: Dynamic? = nil
     ) {
         self.id = id
         self.title = title
@@ -52,5 +69,6 @@ public struct ResolvedTab: Codable, Sendable, Equatable {
         self.deprecated = deprecated
         self.placement = placement
         self.children = children
+        self.dynamic = dynamic
     }
 }

@@ -14,9 +14,12 @@ extension TabBarConfig {
     public func resolve(
         _ layout: TabBarLayout, client: String, version: Int, locale: String, saved: SavedCustomization?
     ) -> ResolvedTabBar {
-        let (order, summary) = layout.plan.userOrder(saved)
+        let (order, summary, plan) = layout.plan.userOrder(saved)
         let resolvedTabs = order.enumerated().map { index, position in
-            var resolved = Self.resolvedTab(layout.tabs[position], locale: locale, topLevel: true)
+            var resolved =
+                position < plan.staticCount
+                ? Self.resolvedTab(layout.tabs[position], locale: locale, topLevel: true)
+                : resolvedTab(plan.dynamicTabs[position - plan.staticCount], locale: locale)
             resolved.placement =
                 Self.isInBar(index: index, count: order.count, maxVisibleTabs: layout.maxVisibleTabs) ? .bar : .more
             return resolved
@@ -36,7 +39,7 @@ extension TabBarConfig {
 
     /// What the merge needs of this config; compute it once and ask it for `userOrder(_:)`.
     public var mergePlan: MergePlan {
-        MergePlan(tabs: tabs)
+        MergePlan(tabs: tabs, templates: Set((tabTemplates ?? []).map(\.id)))
     }
 
     /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").
@@ -48,6 +51,28 @@ extension TabBarConfig {
     /// they fit, else the first `maxVisibleTabs - 1` and a "More" tab.
     public static func isInBar(index: Int, count: Int, maxVisibleTabs: Int) -> Bool {
         count <= maxVisibleTabs || index < maxVisibleTabs - 1
+    }
+
+    /// A tab the user opened, as its template resolves it: the tab's own title or the template's localized one, the
+    /// template's icon, its destination with the tab's parameters added (theirs win), hideable, never locked.
+    /// Placement is the caller's. The template must be in the config (``MergePlan/including(_:)`` keeps only those).
+    public func resolvedTab(_ tab: DynamicTab, locale: String) -> ResolvedTab {
+        guard let template = template(tab.template) else {
+            preconditionFailure("an open tab of a template the config lacks was resolved")
+        }
+        var destination = template.destination
+        if !tab.parameters.isEmpty {
+            destination.parameters = (destination.parameters ?? [:]).merging(tab.parameters) { $1 }
+        }
+        return ResolvedTab(
+            id: tab.id,
+            title: tab.title ?? template.title.text(for: locale),
+            titleKey: tab.title == nil ? template.title.key : nil,
+            icon: template.icon,
+            destination: destination,
+            hideable: true,
+            dynamic: ResolvedTab.Dynamic(template: tab.template, name: tab.name)
+        )
     }
 
     private static func resolvedTab(_ tab: Tab, locale: String, topLevel: Bool) -> ResolvedTab {

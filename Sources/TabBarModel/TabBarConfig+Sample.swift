@@ -102,7 +102,28 @@ extension TabBarConfig {
         initialTab: "home",
         userCustomizable: true,
         defaultLocale: "en",
-        appearance: Appearance(tintColor: "#0A84FF", selectedTintColor: "#34C759", unselectedTintColor: "#8E8E93")
+        appearance: Appearance(tintColor: "#0A84FF", selectedTintColor: "#34C759", unselectedTintColor: "#8E8E93"),
+        tabTemplates: [
+            TabTemplate(
+                id: "document",
+                title: LocalizedTitle(
+                    key: "DOCUMENT_TAB", default: "Document", localized: ["fr": "Document", "de": "Dokument"]),
+                icon: sampleIcon("document"),
+                destination: Destination(
+                    type: .viewController, name: "DocumentViewController", embedInNavigationController: true),
+                parameters: ["docId"],
+                maxOpen: 8
+            ),
+            TabTemplate(
+                id: "web",
+                title: LocalizedTitle(
+                    key: "WEB_TAB", default: "Web page", localized: ["fr": "Page web", "de": "Webseite"]),
+                icon: sampleIcon("web"),
+                destination: Destination(type: .viewController, name: "WebViewController"),
+                parameters: ["url"],
+                maxOpen: 4
+            ),
+        ]
     )
 
     private static func sampleIcon(_ name: String) -> Icon {

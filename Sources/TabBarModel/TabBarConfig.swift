@@ -16,6 +16,8 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
     public var groups: [String: [String]]?
     /// Experiments on the bar's layout; at most one applies to a request.
     public var experiments: [Experiment]?
+    /// Kinds of tab a user may open at runtime (a document, a search, a web page).
+    public var tabTemplates: [TabTemplate]?
 
     /// Creates a config document.
     public init(
@@ -26,7 +28,8 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
         defaultLocale: String? = nil,
         appearance: Appearance? = nil,
         groups: [String: [String]]? = nil,
-        experiments: [Experiment]? = nil
+        experiments: [Experiment]? = nil,
+        tabTemplates: [TabTemplate]? = nil
     ) {
         self.tabs = tabs
         self.maxVisibleTabs = maxVisibleTabs
@@ -36,6 +39,7 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
         self.appearance = appearance
         self.groups = groups
         self.experiments = experiments
+        self.tabTemplates = tabTemplates
     }
 
     /// `maxVisibleTabs`, or 5 when absent.
@@ -60,6 +64,11 @@ public struct TabBarConfig: Codable, Sendable, Hashable {
     /// `defaultLocale`, or "en" when absent.
     public var effectiveDefaultLocale: String {
         defaultLocale ?? "en"
+    }
+
+    /// The template with `id`, if the config has one.
+    public func template(_ id: String) -> TabTemplate? {
+        tabTemplates?.first { $0.id == id }
     }
 
     /// Top-level tabs that apps see: all but the hard-deprecated ones, in default order.

@@ -2,8 +2,8 @@
 public struct TabOrderRequest: Sendable, Equatable {
     /// Most ids in `order` and in `hidden`.
     public static let maximumIDs = 50
-    /// Longest id accepted.
-    public static let maximumIDLength = 64
+    /// Longest id accepted: an open tab's, `<template>:<name>`, 64 characters each.
+    public static let maximumIDLength = 129
 
     /// Top-level tab ids in the user's order.
     public var order: [String]

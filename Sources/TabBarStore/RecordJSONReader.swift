@@ -1,3 +1,5 @@
+import TabBarModel
+
 /// A reader of the JSON the store writes for its records, fast enough to replay a million of them at startup.
 ///
 /// It accepts exactly the JSON grammar (any key order, whitespace, escapes), but only values of the shapes a record
@@ -110,15 +112,17 @@ struct RecordJSONReader {
     private mutating func readCustomization() throws -> StoredCustomization {
         var order: [String]?
         var hidden: [String]?
+        var dynamicTabs: [DynamicTab] = []
         try readObject { reader, key in
             switch key {
             case "order": order = try reader.readStrings()
             case "hidden": hidden = try reader.readStrings()
+            case "dynamicTabs": dynamicTabs = try reader.readArray { try $0.readDynamicTab() }
             default: throw Unsupported()
             }
         }
         guard let order, let hidden else { throw Unsupported() }
-        return StoredCustomization(order: order, hidden: hidden)
+        return StoredCustomization(order: order, hidden: hidden, dynamicTabs: dynamicTabs)
     }
 
     /// Reads `{ "key": value, ... }`, handing each key to `member`, which must read the value; duplicates give up.
@@ -150,24 +154,50 @@ struct RecordJSONReader {
     }
 
     private mutating func readStrings() throws -> [String] {
+        try readArray { try $0.readString() }
+    }
+
+    /// Reads `[ element, ... ]`, each element read by `element`.
+    private mutating func readArray<Element>(_ element: (inout RecordJSONReader) throws -> Element) throws -> [Element] {
         try expect(UInt8(ascii: "["))
         skipWhitespace()
-        var strings: [String] = []
+        var elements: [Element] = []
         if peek() == UInt8(ascii: "]") {
             position += 1
-            return strings
+            return elements
         }
         while true {
             skipWhitespace()
-            strings.append(try readString())
+            elements.append(try element(&self))
             skipWhitespace()
             if peek() == UInt8(ascii: ",") {
                 position += 1
                 continue
             }
             try expect(UInt8(ascii: "]"))
-            return strings
+            return elements
         }
+    }
+
+    /// An open tab: `{"template", "name", "parameters"?, "title"?}`.
+    private mutating func readDynamicTab() throws -> DynamicTab {
+        var template: String?
+        var name: String?
+        var tab = DynamicTab(template: "", name: "")
+        try readObject { reader, key in
+            switch key {
+            case "template": template = try reader.readString()
+            case "name": name = try reader.readString()
+            case "parameters":
+                try reader.readObject { reader, key in tab.parameters[key] = try reader.readString() }
+            case "title": tab.title = try reader.readNull() ? nil : try reader.readString()
+            default: throw Unsupported()
+            }
+        }
+        guard let template, let name else { throw Unsupported() }
+        tab.template = template
+        tab.name = name
+        return tab
     }
 
     /// A string without escapes is decoded straight from the bytes (ASCII without validating); one with escapes

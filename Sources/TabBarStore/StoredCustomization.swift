@@ -1,13 +1,6 @@
-/// One user's saved tab order and hidden tabs, as the store keeps them.
-public struct StoredCustomization: Sendable, Equatable, Codable {
-    /// Tab ids in the user's order.
-    public var order: [String]
-    /// Ids of the tabs the user hid.
-    public var hidden: [String]
+import TabBarModel
 
-    /// Creates a customization value.
-    public init(order: [String], hidden: [String]) {
-        self.order = order
-        self.hidden = hidden
-    }
-}
+/// One user's saved tab order, hidden tabs and open tabs, as the store keeps them: the model's value itself (its
+/// `Codable` form, with `dynamicTabs` only when there are any, is what `JSONDecoder` reads outside the store's fast
+/// path; `appendJSON` writes it).
+public typealias StoredCustomization = Customization

@@ -130,6 +130,9 @@ struct CrossUserTests {
                 ("GET", "/v1/clients/ios-phone/users/bob/tab-order", nil),
                 ("PUT", "/v1/clients/ios-phone/users/bob/tab-order", body),
                 ("DELETE", "/v1/clients/ios-phone/users/bob/tab-order", nil),
+                ("GET", "/v1/clients/ios-phone/users/bob/dynamic-tabs", nil),
+                ("POST", "/v1/clients/ios-phone/users/bob/dynamic-tabs", Data(#"{"template":"t","name":"n"}"#.utf8)),
+                ("DELETE", "/v1/clients/ios-phone/users/bob/dynamic-tabs/n", nil),
             ]
             var successes = 0
             for (method, path, body) in attempts {

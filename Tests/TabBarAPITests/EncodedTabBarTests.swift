@@ -57,6 +57,43 @@ struct EncodedTabBarTests {
         }
     }
 
+    @Test("with tabs the user opened: every user body equals encoding the resolved tab bar, over 1,000 customizations")
+    func matchesTheEncoderWithOpenTabs() {
+        var config = TabBarConfig.sample
+        config.tabTemplates = [
+            TabTemplate(
+                id: "document", title: LocalizedTitle(key: "DOC", default: "Document", localized: ["fr": "Document"]),
+                icon: Icon(image: "doc.png"), destination: Destination(type: .viewController, name: "DocViewController"),
+                parameters: ["docId"]),
+            TabTemplate(
+                id: "web", title: LocalizedTitle(default: "Web \"page\""),
+                destination: Destination(type: .url, url: "https://example.com", parameters: ["from": "tab"]),
+                parameters: ["url", "from"], maxOpen: 20),
+        ]
+        let live = Self.live(config)
+        var generator = SplitMix64(seed: 13)
+        for locale in ["en", "fr"] {
+            let encoded = EncodedTabBar(live: live, locale: locale, outcome: .everything)
+            for _ in 0..<500 {
+                // Some open tabs of a template the config no longer has.
+                let open = (0..<Int(generator.next() % 7)).map { index in
+                    let template = ["document", "web", "gone"][Int(generator.next() % 3)]
+                    let title = generator.next() % 2 == 0 ? nil : "Tab \(index) \"ü\" \\"
+                    return DynamicTab(
+                        template: template, name: "n\(index)", parameters: ["docId": "\(index)"], title: title)
+                }
+                let ids = config.tabs.map(\.id) + open.map(\.id)
+                let order = Array(ids.shuffled(using: &generator).prefix(Int(generator.next() % UInt64(ids.count + 1))))
+                let hidden = Array(ids.shuffled(using: &generator).prefix(Int(generator.next() % 3)))
+                let saved = SavedCustomization.saved(
+                    Customization(order: order, hidden: hidden, dynamicTabs: open), revision: 1 + generator.next() % 99)
+                let expected = CanonicalJSON.encode(
+                    config.resolve(client: "ios-phone", version: 3, locale: locale, saved: saved))
+                #expect(encoded.userBody(saved) == expected, "locale \(locale), \(saved)")
+            }
+        }
+    }
+
     @Test("with targeting: every outcome's user bodies equal encoding its resolved tab bar")
     func targetedOutcomes() throws {
         var document = try #require(try JSONSerialization.jsonObject(with: TabBarConfig.sample.encoded()) as? [String: Any])

@@ -111,8 +111,10 @@ struct TabOrderRequestTests {
         let many = (0..<51).map { "\"t\($0)\"" }.joined(separator: ",")
         #expect(Self.pointers("{\"order\": [\(many)]}") == ["/order"])
         #expect(Self.pointers("{\"order\": [], \"hidden\": [\(many)]}") == ["/hidden"])
-        let long = String(repeating: "a", count: 65)
-        #expect(Self.pointers("{\"order\": [\"ok\", \"\(long)\"]}") == ["/order/1"])
+        // The longest id is an open tab's, `<template>:<name>`: 64 + 1 + 64 characters.
+        let longest = String(repeating: "a", count: 64) + ":" + String(repeating: "b", count: 64)
+        #expect(Self.pointers("{\"order\": [\"ok\", \"\(longest)\"]}") == [])
+        #expect(Self.pointers("{\"order\": [\"ok\", \"\(longest)b\"]}") == ["/order/1"])
     }
 
     @Test func malformedJSONIsNotInvalid() {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TabBarModel
 import Testing
 import TestSupport
 @testable import TabBarStore
@@ -160,6 +161,13 @@ struct PostgresStoreTests {
         let value = StoredCustomization(order: ["b", "a"], hidden: ["a"])
         let saved = try writer.saveCustomization(client: "ios", user: "u", value, expectedRevision: nil)
         #expect(eventually { reader.customization(client: "ios", user: "u") == saved })
+        let opened = StoredCustomization(
+            order: ["document:q3"], hidden: [],
+            dynamicTabs: [DynamicTab(template: "document", name: "q3", parameters: ["docId": "42"], title: "Q3 \"ü\"")])
+        let withTabs = try writer.saveCustomization(client: "ios", user: "o", opened, expectedRevision: nil)
+        #expect(eventually { reader.customization(client: "ios", user: "o") == withTabs }, "open tabs in the notice")
+        #expect(try writer.deleteCustomization(client: "ios", user: "o"))
+        #expect(eventually { reader.customization(client: "ios", user: "o") == nil })
         let large = StoredCustomization(order: (0..<600).map { "tab-\($0)" }, hidden: [])
         let big = try writer.saveCustomization(client: "ios", user: "big", large, expectedRevision: nil)
         #expect(eventually { reader.customization(client: "ios", user: "big") == big }, "read from its row")

@@ -1,4 +1,5 @@
 import Foundation
+import TabBarModel
 import Testing
 import TestSupport
 @testable import TabBarStore
@@ -18,9 +19,16 @@ struct RecordJSONTests {
             let version: Int? = Bool.random(using: &generator) ? Int(generator.next() >> 2) : nil
             return JournalRecord(sequence: sequence, change: .deleteClient(text(), lastVersion: version))
         default:
+            let tabs = (0..<Int(generator.next() % 3)).map { _ in
+                DynamicTab(
+                    template: text(), name: text(),
+                    parameters: Dictionary((0..<Int(generator.next() % 3)).map { _ in (text(), text()) }) { $1 },
+                    title: Bool.random(using: &generator) ? text() : nil)
+            }
             let value: StoredCustomization? = generator.next() % 5 == 0
                 ? nil
-                : StoredCustomization(order: (0..<Int(generator.next() % 6)).map { _ in text() }, hidden: [text()])
+                : StoredCustomization(
+                    order: (0..<Int(generator.next() % 6)).map { _ in text() }, hidden: [text()], dynamicTabs: tabs)
             return JournalRecord(sequence: sequence, change: .put(key, revision: generator.next(), value: value))
         }
     }
@@ -68,6 +76,16 @@ struct RecordJSONTests {
         )
         let parsed = try record.json().withUnsafeBytes { try RecordJSONReader.record($0) }
         #expect(parsed == record)
+        let tabs = [
+            DynamicTab(template: "document", name: "q3-report", parameters: ["docId": "42"], title: "Q3 report"),
+            DynamicTab(template: "web", name: "news"),
+        ]
+        let opened = JournalRecord(
+            sequence: 8,
+            change: .put(
+                .init(client: "ios-phone", user: "u1"), revision: 4,
+                value: .init(order: ["document:q3-report"], hidden: [], dynamicTabs: tabs)))
+        #expect(try opened.json().withUnsafeBytes { try RecordJSONReader.record($0) } == opened)
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import Foundation
+import TabBarModel
 import Testing
 import TabBarStore
 
@@ -243,6 +244,38 @@ struct StoreConformanceTests {
             let restored = try store.saveCustomization(client: "ios", user: "u", value, expectedRevision: 0)
             #expect(restored.revision == 4)
         }
+    }
+
+    @Test("open tabs are kept with the customization, escaped or not, and after a reopen", arguments: StoreFactory.all)
+    func openTabs(factory: StoreFactory) throws {
+        let harness = try factory.make()
+        defer { harness.remove() }
+        let store = try harness.open()
+        let plain = StoredCustomization(
+            order: ["document:q3", "home"], hidden: ["web:news"],
+            dynamicTabs: [
+                DynamicTab(template: "document", name: "q3", parameters: ["docId": "42", "mode": "read"], title: "Q3"),
+                DynamicTab(template: "web", name: "news"),
+            ])
+        let escaped = StoredCustomization(
+            order: [], hidden: [],
+            dynamicTabs: [
+                DynamicTab(
+                    template: "web", name: "a~b", parameters: ["url": "https://x.example/?q=\"a\"\\"],
+                    title: "Ünïcode \"t\"\n")
+            ])
+        let first = try store.saveCustomization(client: "ios", user: "alice", plain, expectedRevision: 0)
+        let second = try store.saveCustomization(client: "ios", user: "bob", escaped, expectedRevision: nil)
+        #expect(first.value == plain && second.value == escaped)
+        #expect(store.customization(client: "ios", user: "alice") == first)
+        let closed = StoredCustomization(order: ["home"], hidden: [], dynamicTabs: [plain.dynamicTabs[1]])
+        let third = try store.saveCustomization(client: "ios", user: "alice", closed, expectedRevision: 1)
+        store.close()
+
+        let reopened = try harness.open()
+        defer { reopened.close() }
+        #expect(reopened.customization(client: "ios", user: "alice") == third)
+        #expect(reopened.customization(client: "ios", user: "bob") == second)
     }
 
     @Test("a reopened store has everything", arguments: StoreFactory.all)

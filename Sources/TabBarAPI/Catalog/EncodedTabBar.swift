@@ -19,6 +19,9 @@ final class EncodedTabBar: Sendable {
     private let tail: [UInt8]
     /// Each shown top-level tab (by index into `plan.shownIDs`), encoded with placement "bar" and with "more".
     private let tabs: [(bar: [UInt8], more: [UInt8])]
+    /// The config, for the tabs a user opened, and the locale they are resolved in.
+    private let config: TabBarConfig
+    private let locale: String
 
     /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
@@ -28,6 +31,8 @@ final class EncodedTabBar: Sendable {
         let layout = live.config.layout(for: outcome)
         plan = layout.plan
         maxVisibleTabs = layout.maxVisibleTabs
+        config = live.config
+        self.locale = locale
         let resolved = live.config.resolve(
             layout, client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = CanonicalJSON.encode(resolved)
@@ -55,7 +60,7 @@ final class EncodedTabBar: Sendable {
 
     /// The user variant for `saved`: what `CanonicalJSON.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
-        let (order, summary) = plan.userOrder(saved)
+        let (order, summary, userPlan) = plan.userOrder(saved)
         var body: [UInt8] = []
         body.reserveCapacity(defaultBody.count + 256)
         body.append(contentsOf: head)
@@ -68,7 +73,13 @@ final class EncodedTabBar: Sendable {
                 body.append(UInt8(ascii: ","))
             }
             let inBar = TabBarConfig.isInBar(index: index, count: order.count, maxVisibleTabs: maxVisibleTabs)
-            body.append(contentsOf: inBar ? tabs[position].bar : tabs[position].more)
+            if position < tabs.count {
+                body.append(contentsOf: inBar ? tabs[position].bar : tabs[position].more)
+            } else {
+                var tab = config.resolvedTab(userPlan.dynamicTabs[position - tabs.count], locale: locale)
+                tab.placement = inBar ? .bar : .more
+                body.append(contentsOf: CanonicalJSON.encode(tab))
+            }
         }
         body.append(contentsOf: tail)
         return Data(body)

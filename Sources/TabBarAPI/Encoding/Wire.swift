@@ -54,6 +54,35 @@ struct SavedTabOrderBody: Encodable {
     var ignored: [String]
 }
 
+/// A tab the user opened, as the dynamic-tabs endpoints show it.
+struct DynamicTabBody: Encodable {
+    var id: String
+    var template: String
+    var name: String
+    var parameters: [String: String]
+    var title: String?
+
+    init(_ tab: DynamicTab) {
+        id = tab.id
+        template = tab.template
+        name = tab.name
+        parameters = tab.parameters
+        title = tab.title
+    }
+}
+
+/// `GET …/users/{user}/dynamic-tabs` answer: the open tabs, in the order they were opened.
+struct DynamicTabsBody: Encodable {
+    var dynamicTabs: [DynamicTabBody]
+    var revision: UInt64
+}
+
+/// `POST …/users/{user}/dynamic-tabs` answer: the tab opened, or the one already open under its name.
+struct OpenedDynamicTabBody: Encodable {
+    var tab: DynamicTabBody
+    var revision: UInt64
+}
+
 /// `/healthz` and `/readyz` answers; `/healthz` also names the service's version.
 struct ProbeBody: Encodable {
     var status: String

@@ -77,6 +77,22 @@ extension APIError {
             detail: "The live config of client '\(client)' does not allow users to customize the tab bar.")
     }
 
+    static func tooManyOpenTabs(template: String, maxOpen: Int) -> APIError {
+        APIError(
+            status: 409, type: ProblemType.tooManyOpenTabs, title: "Too many open tabs",
+            detail: "The user has \(maxOpen) tabs of template '\(template)' open, its maxOpen; close one first.")
+    }
+
+    /// Writes of the same user's customization kept overtaking this one (without `If-Match`, an update is retried
+    /// on the newest state a few times before this).
+    static let concurrentUpdate = APIError(
+        status: 409, type: ProblemType.concurrentUpdate, title: "Concurrent update",
+        detail: "Other writes to this user's customization kept coming first; retry.")
+
+    static func dynamicTabNotOpen(_ name: String) -> APIError {
+        notFound("The user has no open tab named '\(name)'.")
+    }
+
     static let revisionMismatch = APIError(
         status: 412, type: ProblemType.preconditionFailed, title: "Precondition failed",
         detail: "The stored revision does not match the expected one.")
@@ -122,6 +138,8 @@ enum ProblemType {
     static let notFound = "urn:tabconfig:problem:not-found"
     static let notCustomizable = "urn:tabconfig:problem:customization-disabled"
     static let preconditionFailed = "urn:tabconfig:problem:precondition-failed"
+    static let tooManyOpenTabs = "urn:tabconfig:problem:too-many-open-tabs"
+    static let concurrentUpdate = "urn:tabconfig:problem:concurrent-update"
     static let payloadTooLarge = "urn:tabconfig:problem:payload-too-large"
     static let unsupportedMediaType = "urn:tabconfig:problem:unsupported-media-type"
     static let invalid = "urn:tabconfig:problem:invalid-document"

@@ -6,6 +6,18 @@ import TabBarStore
 extension APIHandlers {
     /// `GET …/users/{user}/tab-order`: the stored customization, or the empty default.
     func getTabOrder(_ request: Request) throws -> Response {
+        let read = try storedCustomization(request)
+        if let notModified = read.validators.notModified(request) { return notModified }
+        let value = read.entry?.value ?? StoredCustomization()
+        let body = TabOrderBody(order: value.order, hidden: value.hidden, revision: read.revision)
+        return read.validators.jsonResponse(CanonicalJSON.encode(body))
+    }
+
+    /// What a GET of the user's stored customization (the tab order, the open tabs) answers from: the entry, its
+    /// revision (0 when none) and the validators of the ETag that revision has.
+    func storedCustomization(
+        _ request: Request
+    ) throws -> (entry: CustomizationEntry?, revision: UInt64, validators: CacheValidators) {
         let client = try request.clientID()
         let user = try authorizedUser(request)
         _ = try requireLive(client)
@@ -14,10 +26,7 @@ extension APIHandlers {
         let validators = CacheValidators(
             etag: EntityTag.tabOrder(revision: revision, user: user), cacheControl: privateCacheControl,
             variesByLanguage: false, variesByAuthorization: request.pathParameters["user"] == "me")
-        if let notModified = validators.notModified(request) { return notModified }
-        let value = entry?.value ?? StoredCustomization(order: [], hidden: [])
-        let body = TabOrderBody(order: value.order, hidden: value.hidden, revision: revision)
-        return validators.jsonResponse(CanonicalJSON.encode(body))
+        return (entry, revision, validators)
     }
 
     /// `PUT …/users/{user}/tab-order`: validates against the live config and stores durably; honours `If-Match`.
@@ -38,67 +47,72 @@ extension APIHandlers {
         case .failure(.invalid(let problems)):
             throw APIError.invalidDocument("The tab order is not valid.", problems)
         }
-        let checked: (customization: Customization, ignored: [String])
-        switch live.config.check(tabOrder, plan: live.plan) {
-        case .success(let result): checked = result
-        case .failure(.notCustomizable): throw APIError.notCustomizable(client)
-        case .failure(.invalid(let problems)):
-            throw APIError.invalidDocument("The tab order does not fit the live config.", problems)
-        }
-        let current = store.customization(client: client, user: user)
-        var expectedRevision: UInt64?
-        if let ifMatch = request.headers["If-Match"] {
-            let revision = current?.revision ?? 0
-            guard EntityTag.matchHolds(ifMatch, current: EntityTag.tabOrder(revision: revision, user: user)) else {
-                throw APIError.revisionMismatch
+        let acceptLanguage = request.headers["Accept-Language"]
+        return try updateCustomization(request, client: client, user: user) { [self] current in
+            let previous = current?.value
+            let openTabs = previous?.dynamicTabs ?? []
+            let checked: (customization: Customization, ignored: [String])
+            switch live.config.check(tabOrder, plan: live.plan.including(openTabs)) {
+            case .success(let result): checked = result
+            case .failure(.notCustomizable): throw APIError.notCustomizable(client)
+            case .failure(.invalid(let problems)):
+                throw APIError.invalidDocument("The tab order does not fit the live config.", problems)
             }
-            expectedRevision = revision
-        }
-        let customization = keepingAbsentTabs(
-            checked.customization, of: current, live: live, context: context, user: user, localeQuery: localeQuery,
-            acceptLanguage: request.headers["Accept-Language"])
-        let saved = StoredCustomization(order: customization.order, hidden: customization.hidden)
-        let ignored = checked.ignored
-        let deferred = DeferredResponse()
-        store.saveCustomization(client: client, user: user, saved, expectedRevision: expectedRevision) { result in
-            deferred.complete { [self] in
-                switch result {
-                case .success(let entry):
-                    let body = SavedTabOrderBody(
-                        order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored)
-                    var response = Response.json(encoded: body.json)
-                    response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision, user: user))
-                    return response
-                case .failure(let error):
-                    return response(for: error, request: request)
-                }
+            var customization = keepingAbsentTabs(
+                checked.customization, of: previous, live: live, context: context, user: user,
+                localeQuery: localeQuery, acceptLanguage: acceptLanguage)
+            customization.dynamicTabs = openTabs
+            let saved = customization
+            let ignored = checked.ignored
+            return .save(saved) { entry in
+                let body = SavedTabOrderBody(
+                    order: saved.order, hidden: saved.hidden, revision: entry.revision, ignored: ignored)
+                var response = Response.json(encoded: body.json)
+                response.headers.add(name: "ETag", value: EntityTag.tabOrder(revision: entry.revision, user: user))
+                return response
             }
         }
-        return Response(deferred: deferred)
     }
 
     /// `customization` with the tabs absent for the request's context (the same query parameters as the tab-bar
-    /// GETs) kept where the user's stored order had them: a build that lacks a tab does not erase its place for the
-    /// builds that have it.
+    /// GETs), and the open tabs whose template the config lacks, kept where the user's stored order had them: a build
+    /// that lacks a tab does not erase its place for the builds that have it, nor a template removed for a while the
+    /// place of its tabs.
     private func keepingAbsentTabs(
-        _ customization: Customization, of current: CustomizationEntry?, live: LiveConfig, context: RequestContext,
+        _ customization: Customization, of previous: Customization?, live: LiveConfig, context: RequestContext,
         user: String, localeQuery: String?, acceptLanguage: String?
     ) -> Customization {
-        guard !live.targeting.isEmpty, let previous = current?.value else { return customization }
-        var context = context
-        context.setLocale(live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage : nil))
-        context.userId = user
-        let absent = live.targeting.evaluate(context, at: Date()).absentIDs
+        guard let previous else { return customization }
+        var absent = Set(previous.dynamicTabs.filter { live.config.template($0.template) == nil }.map(\.id))
+        if !live.targeting.isEmpty {
+            var context = context
+            context.setLocale(
+                live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage : nil))
+            context.userId = user
+            absent.formUnion(live.targeting.evaluate(context, at: Date()).absentIDs)
+        }
         guard !absent.isEmpty else { return customization }
-        return customization.keeping(absent, from: Customization(order: previous.order, hidden: previous.hidden))
+        return customization.keeping(absent, from: previous)
     }
 
-    /// `DELETE …/users/{user}/tab-order`: back to the default order; idempotent.
+    /// `DELETE …/users/{user}/tab-order`: back to the default order and no hidden tabs; idempotent. The user's open
+    /// tabs stay open: when there are any, or the config has templates to open them from (an open may be racing
+    /// this), a stored order is emptied by a compare-and-set write; otherwise the customization is removed.
     func deleteTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
         let user = try authorizedUser(request)
-        _ = try requireLive(client)
-        _ = try store.deleteCustomization(client: client, user: user)
-        return .noContent
+        let live = try requireLive(client)
+        let stored = store.customization(client: client, user: user)?.value
+        let opens = !(live.config.tabTemplates ?? []).isEmpty || !(stored?.dynamicTabs ?? []).isEmpty
+        guard opens, stored != nil else {
+            _ = try store.deleteCustomization(client: client, user: user)
+            return .noContent
+        }
+        return try updateCustomization(request, client: client, user: user) { current in
+            guard let value = current?.value else { return .answer(.noContent) }
+            let reset = StoredCustomization(order: [], hidden: [], dynamicTabs: value.dynamicTabs)
+            guard reset != value else { return .answer(.noContent) }
+            return .save(reset) { _ in .noContent }
+        }
     }
 }

@@ -12,6 +12,6 @@ extension SavedCustomization {
             self = .undecodable(revision: entry.revision)
             return
         }
-        self = .saved(Customization(order: value.order, hidden: value.hidden), revision: entry.revision)
+        self = .saved(value, revision: entry.revision)
     }
 }

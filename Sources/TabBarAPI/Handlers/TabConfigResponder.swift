@@ -37,6 +37,9 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
         add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
         add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", waitsOnStore: true) { try $0.deleteTabOrder($1) }
+        add("GET", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try $0.listDynamicTabs($1) }
+        add("POST", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try $0.openDynamicTab($1) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/dynamic-tabs/{name}") { try $0.closeDynamicTab($1) }
         add("GET", "/v1/clients/{client}/config") { try $0.getConfig($1) }
         add("PUT", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.putConfig($1) }
         add("DELETE", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.deleteConfig($1) }

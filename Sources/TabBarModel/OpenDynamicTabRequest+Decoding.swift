@@ -1,0 +1,52 @@
+import Foundation
+
+extension OpenDynamicTabRequest {
+    /// Strict decode: `template` and `name` required strings, `name` matching ``DynamicTab/namePattern``; `title`
+    /// 1…64 characters; `parameters` an object of at most 32 strings of at most 256 characters. Unknown fields and
+    /// wrong types are problems with pointers; whether the config allows the tab is `TabBarConfig.open(_:in:)`'s
+    /// question.
+    public static func decode(json: Data) -> Result<OpenDynamicTabRequest, TabOrderDecodingError> {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(json)
+        } catch {
+            return .failure(.malformedJSON(error.description))
+        }
+        var reader = JSONReader()
+        var request = OpenDynamicTabRequest(template: "", name: "")
+        if let object = reader.object(root, at: "", allowedKeys: ["template", "name", "parameters", "title"]) {
+            request.template = reader.requiredString(object, "template") ?? ""
+            if let name = reader.requiredString(object, "name") {
+                request.name = name
+                if !DynamicTab.isValidName(name) {
+                    reader.report(object.pointer("name"), "must match \(DynamicTab.namePattern), found \"\(name)\"")
+                }
+            }
+            if let title = reader.string(object, "title") {
+                request.title = title
+                let lengths = ConfigValidator.titleLength
+                if !lengths.contains(title.count) {
+                    let range = ConfigValidator.describe(lengths)
+                    reader.report(object.pointer("title"), "must be \(range) characters, has \(title.count)")
+                }
+            }
+            let parameters = reader.stringMap(object, "parameters") ?? [:]
+            let most = ConfigValidator.maximumParameters
+            if parameters.count > most {
+                reader.report(
+                    object.pointer("parameters"), "must have at most \(most) entries, has \(parameters.count)")
+            }
+            let longest = ConfigValidator.maximumStringLength
+            for (key, value) in parameters.sorted(by: { $0.key < $1.key }) where value.count > longest {
+                reader.report(
+                    JSONPointer.appending(key, to: object.pointer("parameters")),
+                    "must be at most \(longest) characters, has \(value.count)")
+            }
+            request.parameters = parameters
+        }
+        guard reader.problems.isEmpty else {
+            return .failure(.invalid(reader.problems))
+        }
+        return .success(request)
+    }
+}
