@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TabBarModel
 
 /// One version's tab bar in one locale for one targeting outcome, encoded once: the whole default tab bar, and the pieces from which any
@@ -22,6 +23,11 @@ final class EncodedTabBar: Sendable {
     /// The config, for the tabs a user opened, and the locale they are resolved in.
     private let config: TabBarConfig
     private let locale: String
+    /// Open tabs encoded before, by tab, with placement "bar" and with "more": a user's tab bar is read again and
+    /// again with the same open tabs, and encoding one costs about as much as the rest of the answer. Emptied when
+    /// it holds `maximumOpenTabs`.
+    private let openTabs = Mutex<[DynamicTab: (bar: [UInt8], more: [UInt8])]>([:])
+    private static let maximumOpenTabs = 1024
 
     /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
@@ -73,16 +79,31 @@ final class EncodedTabBar: Sendable {
                 body.append(UInt8(ascii: ","))
             }
             let inBar = TabBarConfig.isInBar(index: index, count: order.count, maxVisibleTabs: maxVisibleTabs)
-            if position < tabs.count {
-                body.append(contentsOf: inBar ? tabs[position].bar : tabs[position].more)
-            } else {
-                var tab = config.resolvedTab(userPlan.dynamicTabs[position - tabs.count], locale: locale)
-                tab.placement = inBar ? .bar : .more
-                body.append(contentsOf: CanonicalJSON.encode(tab))
-            }
+            let encoded = position < tabs.count ? tabs[position] : encoded(userPlan.dynamicTabs[position - tabs.count])
+            body.append(contentsOf: inBar ? encoded.bar : encoded.more)
         }
         body.append(contentsOf: tail)
         return Data(body)
+    }
+
+    /// A tab the user opened, resolved from its template and encoded with each placement; from `openTabs` when it
+    /// was before.
+    private func encoded(_ tab: DynamicTab) -> (bar: [UInt8], more: [UInt8]) {
+        if let known = openTabs.withLock({ $0[tab] }) {
+            return known
+        }
+        var resolved = config.resolvedTab(tab, locale: locale)
+        resolved.placement = .bar
+        let bar = Array(CanonicalJSON.encode(resolved))
+        resolved.placement = .more
+        let encoded = (bar: bar, more: Array(CanonicalJSON.encode(resolved)))
+        openTabs.withLock { known in
+            if known.count >= Self.maximumOpenTabs {
+                known.removeAll(keepingCapacity: true)
+            }
+            known[tab] = encoded
+        }
+        return encoded
     }
 
     /// Appends the summary as `CanonicalJSON` encodes it: written directly when every string is plain and nothing was
