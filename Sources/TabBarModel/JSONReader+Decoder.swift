@@ -65,4 +65,23 @@ extension JSONReader {
             return validator.run(part(value))
         }
     }
+
+    /// A request body (a tab order, a tab to open) read strictly: `malformedJSON` when it does not parse, else what
+    /// `read` makes of it, or `invalid` with every problem the reader reported.
+    static func readBody<Value>(
+        json: Data, _ read: (inout JSONReader, JSONValue) -> Value
+    ) -> Result<Value, TabOrderDecodingError> {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(json)
+        } catch {
+            return .failure(.malformedJSON(error.description))
+        }
+        var reader = JSONReader()
+        let value = read(&reader, root)
+        guard reader.problems.isEmpty else {
+            return .failure(.invalid(reader.problems))
+        }
+        return .success(value)
+    }
 }

@@ -3,16 +3,13 @@ import Foundation
 extension OpenDynamicTabRequest {
     /// Strict decode: `template` and `name` required strings, `name` matching ``DynamicTab/namePattern``; `title`
     /// 1…64 characters; `parameters` an object of at most 32 strings of at most 256 characters. Unknown fields and
-    /// wrong types are problems with pointers; whether the config allows the tab is `TabBarConfig.open(_:in:)`'s
+    /// wrong types are problems with pointers; whether the config allows the tab is `TabBarConfig.open(_:given:)`'s
     /// question.
     public static func decode(json: Data) -> Result<OpenDynamicTabRequest, TabOrderDecodingError> {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(json)
-        } catch {
-            return .failure(.malformedJSON(error.description))
-        }
-        var reader = JSONReader()
+        JSONReader.readBody(json: json) { reader, root in read(root, reader: &reader) }
+    }
+
+    private static func read(_ root: JSONValue, reader: inout JSONReader) -> OpenDynamicTabRequest {
         var request = OpenDynamicTabRequest(template: "", name: "")
         if let object = reader.object(root, at: "", allowedKeys: ["template", "name", "parameters", "title"]) {
             request.template = reader.requiredString(object, "template") ?? ""
@@ -44,9 +41,6 @@ extension OpenDynamicTabRequest {
             }
             request.parameters = parameters
         }
-        guard reader.problems.isEmpty else {
-            return .failure(.invalid(reader.problems))
-        }
-        return .success(request)
+        return request
     }
 }

@@ -2,15 +2,12 @@ import Foundation
 
 extension TabOrderRequest {
     /// Strict decode: an object with `order` (required) and `hidden` (optional, null = none), each an array of at most
-    /// 50 strings of at most 64 characters; unknown fields and wrong types are problems with pointers.
+    /// 50 strings of at most 129 characters; unknown fields and wrong types are problems with pointers.
     public static func decode(json: Data) -> Result<TabOrderRequest, TabOrderDecodingError> {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(json)
-        } catch {
-            return .failure(.malformedJSON(error.description))
-        }
-        var reader = JSONReader()
+        JSONReader.readBody(json: json) { reader, root in read(root, reader: &reader) }
+    }
+
+    private static func read(_ root: JSONValue, reader: inout JSONReader) -> TabOrderRequest {
         var order: [String] = []
         var hidden: [String] = []
         if let object = reader.object(root, at: "", allowedKeys: ["order", "hidden"]) {
@@ -23,10 +20,7 @@ extension TabOrderRequest {
                 hidden = readIDs(elements, at: object.pointer("hidden"), reader: &reader)
             }
         }
-        guard reader.problems.isEmpty else {
-            return .failure(.invalid(reader.problems))
-        }
-        return .success(TabOrderRequest(order: order, hidden: hidden))
+        return TabOrderRequest(order: order, hidden: hidden)
     }
 
     private static func readIDs(_ elements: [JSONValue], at pointer: String, reader: inout JSONReader) -> [String] {
