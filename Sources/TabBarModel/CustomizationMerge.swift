@@ -12,7 +12,7 @@
 /// Works on indices into the plan's shown tabs, with flags instead of sets: it runs on every request for a
 /// user's tab bar, and the lists are short (at most 50 saved ids).
 struct CustomizationMerge {
-    /// Visible top-level tabs in display order, as indices into `MergePlan.shownIDs`.
+    /// Visible top-level tabs in display order, as positions in the `MergePlan`.
     let order: [Int]
     /// Hidden ids that took effect, in saved order.
     let hidden: [String]
@@ -36,10 +36,10 @@ struct CustomizationMerge {
     }
 
     init(plan: MergePlan, customization: Customization) {
-        let count = plan.shownIDs.count
+        let count = plan.count
         var flags = [Flags](repeating: [], count: count)
         // Each saved id's shown index, or -1 for one gone from the config: looked up once.
-        let positions = customization.order.map { plan.index[$0] ?? -1 }
+        let positions = customization.order.map { plan.position(of: $0) ?? -1 }
         for position in positions where position >= 0 {
             flags[position].insert(.savedShown)
         }
@@ -62,7 +62,7 @@ struct CustomizationMerge {
             case .shown(let target) where flags[target].isDisjoint(with: [.savedShown, .taken]):
                 flags[target].insert(.taken)
                 resolved.append(target)
-                replaced[id] = plan.shownIDs[target]
+                replaced[id] = plan.id(at: target)
             case .absent:
                 continue
             case .shown, .none:
@@ -72,7 +72,7 @@ struct CustomizationMerge {
 
         var hidden: [String] = []
         for id in customization.hidden {
-            if let position = plan.index[id], plan.hideable[position], !flags[position].contains(.hidden) {
+            if let position = plan.position(of: id), plan.isHideable(position), !flags[position].contains(.hidden) {
                 flags[position].insert(.hidden)
                 hidden.append(id)
             }
@@ -87,13 +87,13 @@ struct CustomizationMerge {
         for position in 0..<count where !flags[position].contains(.hidden) {
             visibleCount += 1
             if !flags[position].contains(.ordered), position < plan.staticCount {
-                added.append(plan.shownIDs[position])
+                added.append(plan.id(at: position))
             }
         }
         var slots = [Int](repeating: -1, count: visibleCount)
         var slot = 0
         for position in 0..<count where !flags[position].contains(.hidden) {
-            if plan.locked[position] || !flags[position].contains(.ordered) {
+            if plan.isLocked(position) || !flags[position].contains(.ordered) {
                 slots[Self.freeSlot(near: slot, in: slots)] = position
                 flags[position].insert(.pinned)
             }

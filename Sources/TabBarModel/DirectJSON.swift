@@ -18,6 +18,14 @@ public enum DirectJSON {
         }
     }
 
+    /// Appends `text` as a JSON string exactly as `CanonicalJSON` writes it: directly when plain, else through the
+    /// encoder.
+    public static func appendCanonical(_ text: String, to body: inout [UInt8]) {
+        if !appendPlain(text, to: &body) {
+            body.append(contentsOf: CanonicalJSON.encode(text))
+        }
+    }
+
     /// Appends `"key":[…]`; false when an item of `list` is not plain.
     @inlinable
     public static func appendMember(_ key: StaticString, _ list: [String], to body: inout [UInt8]) -> Bool {
@@ -98,8 +106,9 @@ public enum DirectJSON {
         body.append(UInt8(ascii: "]"))
     }
 
-    @usableFromInline
-    static func isPlain(_ byte: UInt8) -> Bool {
+    /// Whether JSON carries `byte` as it is in a string: printable ASCII other than `"` and `\`.
+    @inlinable
+    public static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 

@@ -2,9 +2,12 @@
 /// (docs/ARCHITECTURE.md, "Tabs a user opens").
 public struct DynamicTab: Codable, Sendable, Hashable {
     /// The id of the template it was opened from.
-    public var template: String
+    public let template: String
     /// Unique among the user's open tabs; pattern ``namePattern``.
-    public var name: String
+    public let name: String
+    /// The tab's id in the user's tab bar and tab order: `<template>:<name>` (no tab id contains a colon). Kept,
+    /// not computed: the merge of a user's tab bar reads it on every request.
+    public let id: String
     /// Values of parameters the template declares, added to its destination's.
     public var parameters: [String: String]
     /// The tab's own title; the template's, localized, when nil.
@@ -17,13 +20,9 @@ public struct DynamicTab: Codable, Sendable, Hashable {
     public init(template: String, name: String, parameters: [String: String] = [:], title: String? = nil) {
         self.template = template
         self.name = name
+        id = template + ":" + name
         self.parameters = parameters
         self.title = title
-    }
-
-    /// The tab's id in the user's tab bar and tab order: `<template>:<name>` (no tab id contains a colon).
-    public var id: String {
-        template + ":" + name
     }
 
     /// Whether `name` matches ``namePattern``.
@@ -45,6 +44,7 @@ public struct DynamicTab: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         template = try container.decode(String.self, forKey: .template)
         name = try container.decode(String.self, forKey: .name)
+        id = template + ":" + name
         parameters = try container.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
         title = try container.decodeIfPresent(String.self, forKey: .title)
     }

@@ -16,7 +16,6 @@ extension TabBarConfig {
         guard isUserCustomizable else {
             return .failure(.notCustomizable)
         }
-        let live = plan.index
         var problems: [ValidationProblem] = []
         for (name, ids) in [("order", request.order), ("hidden", request.hidden)]
         where ids.count > TabOrderRequest.maximumIDs {
@@ -35,7 +34,7 @@ extension TabBarConfig {
         for (index, id) in request.hidden.enumerated() {
             if !seenHidden.insert(id).inserted {
                 problems.append(ValidationProblem(pointer: "/hidden/\(index)", message: "duplicate id \"\(id)\""))
-            } else if let position = live[id], !plan.hideable[position] {
+            } else if let position = plan.position(of: id), !plan.isHideable(position) {
                 problems.append(
                     ValidationProblem(pointer: "/hidden/\(index)", message: "tab \"\(id)\" is not hideable")
                 )
@@ -46,12 +45,12 @@ extension TabBarConfig {
         }
         var ignored: [String] = []
         var seenIgnored: Set<String> = []
-        for id in request.order + request.hidden where live[id] == nil && seenIgnored.insert(id).inserted {
+        for id in request.order + request.hidden where plan.position(of: id) == nil && seenIgnored.insert(id).inserted {
             ignored.append(id)
         }
         let customization = Customization(
-            order: request.order.filter { live[$0] != nil },
-            hidden: request.hidden.filter { live[$0] != nil }
+            order: request.order.filter { plan.position(of: $0) != nil },
+            hidden: request.hidden.filter { plan.position(of: $0) != nil }
         )
         return .success((customization, ignored))
     }

@@ -39,7 +39,7 @@ extension TabBarConfig {
 
     /// What the merge needs of this config; compute it once and ask it for `userOrder(_:)`.
     public var mergePlan: MergePlan {
-        MergePlan(tabs: tabs, templates: Set((tabTemplates ?? []).map(\.id)))
+        MergePlan(tabs: tabs, templates: (tabTemplates ?? []).map(\.id))
     }
 
     /// Whether the tab at `index` of `count` top-level tabs shows in the bar (else under "More").

@@ -183,21 +183,20 @@ struct RecordJSONReader {
     private mutating func readDynamicTab() throws -> DynamicTab {
         var template: String?
         var name: String?
-        var tab = DynamicTab(template: "", name: "")
+        var parameters: [String: String] = [:]
+        var title: String?
         try readObject { reader, key in
             switch key {
             case "template": template = try reader.readString()
             case "name": name = try reader.readString()
             case "parameters":
-                try reader.readObject { reader, key in tab.parameters[key] = try reader.readString() }
-            case "title": tab.title = try reader.readNull() ? nil : try reader.readString()
+                try reader.readObject { reader, key in parameters[key] = try reader.readString() }
+            case "title": title = try reader.readNull() ? nil : try reader.readString()
             default: throw Unsupported()
             }
         }
         guard let template, let name else { throw Unsupported() }
-        tab.template = template
-        tab.name = name
-        return tab
+        return DynamicTab(template: template, name: name, parameters: parameters, title: title)
     }
 
     /// A string without escapes is decoded straight from the bytes (ASCII without validating); one with escapes

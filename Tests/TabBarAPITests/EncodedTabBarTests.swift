@@ -69,18 +69,29 @@ struct EncodedTabBarTests {
                 id: "web", title: LocalizedTitle(default: "Web \"page\""),
                 destination: Destination(type: .url, url: "https://example.com", parameters: ["from": "tab"]),
                 parameters: ["url", "from"], maxOpen: 20),
+            TabTemplate(
+                id: "search", title: LocalizedTitle(default: "Search"),
+                destination: Destination(type: .viewController, name: "SearchViewController"), parameters: ["q", "Q_2"]),
         ]
         let live = Self.live(config)
         var generator = SplitMix64(seed: 13)
+        // Parameter names in the encoder's key order, and values it escapes; a name that is not ASCII (never
+        // accepted when a tab is opened) takes the encoder's path.
+        let names = ["docId", "from", "url", "q", "Q_2", "_x", "a10", "a9", "nämé"]
+        let values = ["1", "tab", "https://example.com/a?b=c&d=/e", "\"quoted\" \\ ü\u{1}\n", ""]
         for locale in ["en", "fr"] {
             let encoded = EncodedTabBar(live: live, locale: locale, outcome: .everything)
             for _ in 0..<500 {
                 // Some open tabs of a template the config no longer has.
                 let open = (0..<Int(generator.next() % 7)).map { index in
-                    let template = ["document", "web", "gone"][Int(generator.next() % 3)]
+                    let template = ["document", "web", "search", "gone"][Int(generator.next() % 4)]
                     let title = generator.next() % 2 == 0 ? nil : "Tab \(index) \"ü\" \\"
-                    return DynamicTab(
-                        template: template, name: "n\(index)", parameters: ["docId": "\(index)"], title: title)
+                    let parameters = Dictionary(
+                        (0..<Int(generator.next() % 4)).map { _ in
+                            (names[Int(generator.next() % UInt64(names.count))],
+                             values[Int(generator.next() % UInt64(values.count))])
+                        }, uniquingKeysWith: { first, _ in first })
+                    return DynamicTab(template: template, name: "n\(index)", parameters: parameters, title: title)
                 }
                 let ids = config.tabs.map(\.id) + open.map(\.id)
                 let order = Array(ids.shuffled(using: &generator).prefix(Int(generator.next() % UInt64(ids.count + 1))))
@@ -90,6 +101,26 @@ struct EncodedTabBarTests {
                 let expected = CanonicalJSON.encode(
                     config.resolve(client: "ios-phone", version: 3, locale: locale, saved: saved))
                 #expect(encoded.userBody(saved) == expected, "locale \(locale), \(saved)")
+            }
+        }
+    }
+
+    @Test("an open tab is written through its template's encoding, not the encoder, with or without parameters and title")
+    func openTabsAreWrittenDirectly() throws {
+        let config = TabBarConfig.sample
+        for template in try #require(config.tabTemplates) {
+            let encoded = EncodedTemplate(template, of: config, locale: "en")
+            for title in ["Mine \"ü\"", nil] {
+                for parameters in [[:], Dictionary(uniqueKeysWithValues: (template.parameters ?? []).map { ($0, "v") })] {
+                    let tab = DynamicTab(template: template.id, name: "t-1", parameters: parameters, title: title)
+                    for inBar in [true, false] {
+                        var body: [UInt8] = []
+                        #expect(encoded.append(tab, inBar: inBar, to: &body), "\(tab)")
+                        var resolved = config.resolvedTab(tab, locale: "en")
+                        resolved.placement = inBar ? .bar : .more
+                        #expect(body == Array(CanonicalJSON.encode(resolved)))
+                    }
+                }
             }
         }
     }

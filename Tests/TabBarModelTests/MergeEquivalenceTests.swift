@@ -33,7 +33,7 @@ struct MergeEquivalenceTests {
             let plan = MergePlan(tabs: tabs)
             let merge = CustomizationMerge(plan: plan, customization: customization)
             let reference = ReferenceMerge(tabs: tabs, customization: customization)
-            let same = merge.order.map { plan.shownIDs[$0] } == reference.order && merge.hidden == reference.hidden
+            let same = merge.order.map { plan.id(at: $0) } == reference.order && merge.hidden == reference.hidden
                 && merge.added == reference.added && merge.dropped == reference.dropped
                 && merge.replaced == reference.replaced
             #expect(same, "round \(round): tabs \(tabs.map(\.id)) customization \(customization)")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TabBarModel
 
 /// One version's tab bar in one locale for one targeting outcome, encoded once: the whole default tab bar, and the pieces from which any
@@ -23,13 +22,14 @@ final class EncodedTabBar: Sendable {
     /// The config, for the tabs a user opened, and the locale they are resolved in.
     private let config: TabBarConfig
     private let locale: String
-    /// Open tabs encoded before, by tab, with placement "bar" and with "more": a user's tab bar is read again and
-    /// again with the same open tabs, and encoding one costs about as much as the rest of the answer. Emptied when
-    /// it holds `maximumOpenTabs`.
-    private let openTabs = Mutex<[DynamicTab: (bar: [UInt8], more: [UInt8])]>([:])
-    private static let maximumOpenTabs = 1024
+    /// The config's templates, each encoded around the holes an open tab fills: encoding an open tab through
+    /// `CanonicalJSON` costs about as much as the rest of the answer.
+    private let templates: [EncodedTemplate]
+    /// Bytes to reserve per open tab (``EncodedTemplate/capacity``, the largest).
+    private let openTabCapacity: Int
 
-    /// Marks where the customization goes in an encoded envelope; no config string can contain U+0001.
+    /// Marks where the customization goes in an encoded envelope: its encoding is an object, which no string's
+    /// encoding contains (the quotes of a string's encoding are escaped).
     private static let marker = CustomizationSummary(source: "\u{1}customization\u{1}", revision: 0)
     private static let emptyTabs = Data("\"tabs\":[]".utf8)
 
@@ -39,6 +39,8 @@ final class EncodedTabBar: Sendable {
         maxVisibleTabs = layout.maxVisibleTabs
         config = live.config
         self.locale = locale
+        templates = (live.config.tabTemplates ?? []).map { EncodedTemplate($0, of: live.config, locale: locale) }
+        openTabCapacity = templates.map(\.capacity).max() ?? 0
         let resolved = live.config.resolve(
             layout, client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = CanonicalJSON.encode(resolved)
@@ -68,7 +70,7 @@ final class EncodedTabBar: Sendable {
     func userBody(_ saved: SavedCustomization) -> Data {
         let (order, summary, userPlan) = plan.userOrder(saved)
         var body: [UInt8] = []
-        body.reserveCapacity(defaultBody.count + 256)
+        body.reserveCapacity(defaultBody.count + 256 + userPlan.dynamicTabs.count * openTabCapacity)
         body.append(contentsOf: head)
         if let summary {
             Self.append(summary, to: &body)
@@ -79,31 +81,26 @@ final class EncodedTabBar: Sendable {
                 body.append(UInt8(ascii: ","))
             }
             let inBar = TabBarConfig.isInBar(index: index, count: order.count, maxVisibleTabs: maxVisibleTabs)
-            let encoded = position < tabs.count ? tabs[position] : encoded(userPlan.dynamicTabs[position - tabs.count])
-            body.append(contentsOf: inBar ? encoded.bar : encoded.more)
+            if position < tabs.count {
+                body.append(contentsOf: inBar ? tabs[position].bar : tabs[position].more)
+            } else {
+                append(userPlan.dynamicTabs[position - tabs.count], inBar: inBar, to: &body)
+            }
         }
         body.append(contentsOf: tail)
         return Data(body)
     }
 
-    /// A tab the user opened, resolved from its template and encoded with each placement; from `openTabs` when it
-    /// was before.
-    private func encoded(_ tab: DynamicTab) -> (bar: [UInt8], more: [UInt8]) {
-        if let known = openTabs.withLock({ $0[tab] }) {
-            return known
+    /// Appends a tab the user opened: through its template's encoding, or `CanonicalJSON` where that cannot write it.
+    private func append(_ tab: DynamicTab, inBar: Bool, to body: inout [UInt8]) {
+        if let template = templates.first(where: { $0.id == tab.template }),
+            template.append(tab, inBar: inBar, to: &body)
+        {
+            return
         }
         var resolved = config.resolvedTab(tab, locale: locale)
-        resolved.placement = .bar
-        let bar = Array(CanonicalJSON.encode(resolved))
-        resolved.placement = .more
-        let encoded = (bar: bar, more: Array(CanonicalJSON.encode(resolved)))
-        openTabs.withLock { known in
-            if known.count >= Self.maximumOpenTabs {
-                known.removeAll(keepingCapacity: true)
-            }
-            known[tab] = encoded
-        }
-        return encoded
+        resolved.placement = inBar ? .bar : .more
+        body.append(contentsOf: CanonicalJSON.encode(resolved))
     }
 
     /// Appends the summary as `CanonicalJSON` encodes it: written directly when every string is plain and nothing was
