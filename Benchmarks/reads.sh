@@ -23,7 +23,8 @@
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
 # service (by default it uses the mode and MHD_USE_TURBO read from the service's sources), BENCH_BASELINE_BINARY (a
 # release tabconfig of another commit, measured in every round beside the others as "baseline": a before/after
-# comparison under the same interleaving), BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
+# comparison under the same interleaving; in the targeting and open-tab scenarios too when it answers them with
+# tabconfig's bytes), BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
 # TABCONFIG_ACCESS_LOG=true with the same binary as baseline to measure what the access log costs: tabconfig runs
 # without one, as nginx does).
 set -euo pipefail
@@ -245,15 +246,16 @@ verify() {
   echo "$server: both bodies byte-identical to tabconfig's ($default_bytes and $user_bytes bytes), $expected"
 }
 
-# verify_context SERVER BASE: the server answers both targeting paths with tabconfig's bytes.
+# verify_context SERVER BASE: whether the server answers both targeting paths and the open tabs' path with
+# tabconfig's bytes (false, saying which path differs, if not).
 verify_context() {
   local path
   for path in "$context_default_path" "$context_user_path"; do
     curl -sf -o "$work/check.json" "$2$path$context_query" && cmp -s "$work/check.json" "$www$path" ||
-      { echo "reads: $1 answers $path with other bytes" >&2; exit 1; }
+      { echo "reads: $1 answers $path with other bytes" >&2; return 1; }
   done
   curl -sf -o "$work/check.json" "$2$opener_path$query" && cmp -s "$work/check.json" "$www$opener_path" ||
-    { echo "reads: $1 answers $opener_path with other bytes" >&2; exit 1; }
+    { echo "reads: $1 answers $opener_path with other bytes" >&2; return 1; }
 }
 
 declare -A bases=([tabconfig]="$base")
@@ -319,8 +321,19 @@ for server in "${servers[@]}"; do
     *) verify "$server" "${bases[$server]}" application/json ;;
   esac
 done
-verify_context ceiling "${bases[ceiling]}"
+verify_context ceiling "${bases[ceiling]}" || exit 1
 context_servers=(tabconfig ceiling)
+# A baseline takes part in the targeting and open-tab scenarios when it answers them with the same bytes (a build
+# from before targeting or open tabs does not).
+if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+  if (publish_targeted "${bases[baseline]}" && prepare_user "${bases[baseline]}" bench-targeted &&
+    prepare_opener "${bases[baseline]}") >/dev/null 2>&1 && verify_context baseline "${bases[baseline]}"; then
+    context_servers=(tabconfig baseline ceiling)
+    echo "baseline: the targeting and open-tab bodies byte-identical to tabconfig's"
+  else
+    echo "baseline: left out of the targeting and open-tab scenarios (it cannot answer them as tabconfig does)"
+  fi
+fi
 
 # All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
 for server in "${servers[@]}"; do
@@ -395,6 +408,8 @@ for kind in default user; do
   awk -v a="${rps[revalidate-$kind/tabconfig]}" -v b="${rps[get-$kind/tabconfig]}" -v k="$kind" \
     'BEGIN { printf "tabconfig revalidate-%s ÷ get-%s (304 ÷ 200 requests/s): %.2f\n", k, k, a / b }'
 done
+awk -v a="${rps[user-5-open/tabconfig]}" -v b="${rps[get-user/tabconfig]}" \
+  'BEGIN { printf "tabconfig user-5-open ÷ get-user (five open tabs over none, requests/s): %.2f\n", a / b }'
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   echo "baseline: $BENCH_BASELINE_BINARY (the tabconfig ÷ server column of its rows is tabconfig ÷ baseline)"
 fi
