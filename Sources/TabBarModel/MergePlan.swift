@@ -17,7 +17,7 @@ public struct MergePlan: Sendable {
     /// Ids of the tabs targeting leaves out of the request: they take no part in the merge.
     private let absent: Set<String>
     /// Ids of open tabs whose template is gone: they take no part either, and come back with their template.
-    private(set) var absentOpenTabs: [String]
+    public private(set) var absentOpenTabs: [String]
     /// Id of a config's shown tab → its position (the first, should an id repeat).
     private let index: [String: Int]
     /// Old id → the id of the first tab (shown or not) that declares it `replaces`.

@@ -46,11 +46,9 @@ struct EncodedTemplate: Sendable {
         id = template.id
         let templateParameters = template.destination.parameters
         parameters = templateParameters.map { parameters in
-            parameters.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { key, value in
+            parameters.sorted { Self.precedes($0.key, $1.key) }.map { key, value in
                 var member: [UInt8] = []
-                DirectJSON.appendCanonical(key, to: &member)
-                member.append(UInt8(ascii: ":"))
-                DirectJSON.appendCanonical(value, to: &member)
+                Self.appendMember(key, value, to: &member)
                 return (key, member)
             }
         }
@@ -129,13 +127,11 @@ struct EncodedTemplate: Sendable {
         let inherited = parameters ?? []
         if inherited.isEmpty, tab.parameters.count == 1, let (key, value) = tab.parameters.first {
             body.append(UInt8(ascii: "{"))
-            DirectJSON.appendCanonical(key, to: &body)
-            body.append(UInt8(ascii: ":"))
-            DirectJSON.appendCanonical(value, to: &body)
+            Self.appendMember(key, value, to: &body)
             body.append(UInt8(ascii: "}"))
             return
         }
-        let own = tab.parameters.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let own = tab.parameters.sorted { Self.precedes($0.key, $1.key) }
         body.append(UInt8(ascii: "{"))
         var first = true
         func separate() {
@@ -146,7 +142,7 @@ struct EncodedTemplate: Sendable {
         }
         var next = inherited.startIndex
         for (key, value) in own {
-            while next < inherited.endIndex, inherited[next].key.utf8.lexicographicallyPrecedes(key.utf8) {
+            while next < inherited.endIndex, Self.precedes(inherited[next].key, key) {
                 separate()
                 body.append(contentsOf: inherited[next].encoded)
                 next += 1
@@ -155,15 +151,26 @@ struct EncodedTemplate: Sendable {
                 next += 1
             }
             separate()
-            DirectJSON.appendCanonical(key, to: &body)
-            body.append(UInt8(ascii: ":"))
-            DirectJSON.appendCanonical(value, to: &body)
+            Self.appendMember(key, value, to: &body)
         }
         for member in inherited[next...] {
             separate()
             body.append(contentsOf: member.encoded)
         }
         body.append(UInt8(ascii: "}"))
+    }
+
+    /// Whether parameter `key` comes before `other` in an encoded object: the encoder's order for ASCII keys, the
+    /// only ones written here.
+    private static func precedes(_ key: String, _ other: String) -> Bool {
+        key.utf8.lexicographicallyPrecedes(other.utf8)
+    }
+
+    /// Appends `"key":"value"` as `CanonicalJSON` writes a member.
+    private static func appendMember(_ key: String, _ value: String, to body: inout [UInt8]) {
+        DirectJSON.appendCanonical(key, to: &body)
+        body.append(UInt8(ascii: ":"))
+        DirectJSON.appendCanonical(value, to: &body)
     }
 
     /// `{…}` of encoded members.

@@ -20,9 +20,10 @@ extension APIHandlers {
 
     /// Applies `change` to the user's stored customization, given the current entry, and stores what it returns
     /// only if no other write came first. With `If-Match`, the request names the revision it was based on: a stale
-    /// one answers 412 (after the problems `change` finds in the request itself) and nothing is retried. Without, a write that lost the race is retried on the newest state
-    /// (read through a shared store, after a pause that doubles from 1 ms), `updateAttempts` times in all. `change`
-    /// throws what the request answers (422, 409, ...). The save's answer is deferred until it is durable.
+    /// one answers 412 (after the problems `change` finds in the request itself) and nothing is retried. Without, a
+    /// write that lost the race is retried on the newest state (read through a shared store, after a pause that
+    /// doubles from 1 ms), `updateAttempts` times in all. `change` throws what the request answers (422, 409, ...).
+    /// The save's answer is deferred until it is durable.
     func updateCustomization(
         _ request: Request, client: String, user: String,
         _ change: @escaping @Sendable (CustomizationEntry?) throws -> CustomizationChange

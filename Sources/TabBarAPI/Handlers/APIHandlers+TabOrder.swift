@@ -51,16 +51,17 @@ extension APIHandlers {
         return try updateCustomization(request, client: client, user: user) { [self] current in
             let previous = current?.value
             let openTabs = previous?.dynamicTabs ?? []
+            let plan = live.plan.including(openTabs)
             let checked: (customization: Customization, ignored: [String])
-            switch live.config.check(tabOrder, plan: live.plan.including(openTabs)) {
+            switch live.config.check(tabOrder, plan: plan) {
             case .success(let result): checked = result
             case .failure(.notCustomizable): throw APIError.notCustomizable(client)
             case .failure(.invalid(let problems)):
                 throw APIError.invalidDocument("The tab order does not fit the live config.", problems)
             }
             var customization = keepingAbsentTabs(
-                checked.customization, of: previous, live: live, context: context, user: user,
-                localeQuery: localeQuery, acceptLanguage: acceptLanguage)
+                checked.customization, of: previous, absentOpenTabs: plan.absentOpenTabs, live: live,
+                context: context, user: user, localeQuery: localeQuery, acceptLanguage: acceptLanguage)
             customization.dynamicTabs = openTabs
             let saved = customization
             let ignored = checked.ignored
@@ -75,15 +76,15 @@ extension APIHandlers {
     }
 
     /// `customization` with the tabs absent for the request's context (the same query parameters as the tab-bar
-    /// GETs), and the open tabs whose template the config lacks, kept where the user's stored order had them: a build
-    /// that lacks a tab does not erase its place for the builds that have it, nor a template removed for a while the
-    /// place of its tabs.
+    /// GETs), and `absentOpenTabs` (open tabs whose template the config lacks), kept where the user's stored order had
+    /// them: a build that lacks a tab does not erase its place for the builds that have it, nor a template removed for
+    /// a while the place of its tabs.
     private func keepingAbsentTabs(
-        _ customization: Customization, of previous: Customization?, live: LiveConfig, context: RequestContext,
-        user: String, localeQuery: String?, acceptLanguage: String?
+        _ customization: Customization, of previous: Customization?, absentOpenTabs: [String], live: LiveConfig,
+        context: RequestContext, user: String, localeQuery: String?, acceptLanguage: String?
     ) -> Customization {
         guard let previous else { return customization }
-        var absent = Set(previous.dynamicTabs.filter { live.config.template($0.template) == nil }.map(\.id))
+        var absent = Set(absentOpenTabs)
         if !live.targeting.isEmpty {
             var context = context
             context.setLocale(
