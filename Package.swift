@@ -16,10 +16,11 @@ let package = Package(
     ],
     dependencies: [
         // Floors: the oldest release providing what the code uses. argument-parser 1.5.0: the first built for Swift 6
-        // language mode; swift-log 1.7.0: the InMemoryLogging product (tests); jwt-kit 5.0.0: JWTKeyCollection,
-        // JWK.rsa/ecdsa, ES256PublicKey(parameters:), Insecure.RSA.PublicKey(modulus:exponent:).
+        // language mode; swift-log 1.16.2: LogHandler.log(event:) (JSONLogHandler), the release built here;
+        // jwt-kit 5.0.0: JWTKeyCollection, JWK.rsa/ecdsa, ES256PublicKey(parameters:),
+        // Insecure.RSA.PublicKey(modulus:exponent:).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
         // postgres-nio: the PostgreSQL store's client; 1.33.2 is the release built and tested here (PostgresClient
         // with withTransaction, executor preferences).

@@ -14,6 +14,7 @@ final class AccessLogBuffer: @unchecked Sendable {
     private let condition = NSCondition()
     private let descriptor: Int32
     private let flushDelay: Duration
+    private let format: LogFormat
     private let finished = DispatchSemaphore(value: 0)
     private var pending = AccessLogLine()
     private var spare: [UInt8] = []
@@ -21,8 +22,9 @@ final class AccessLogBuffer: @unchecked Sendable {
     private var stampSecond = -1
     private var stamp: [UInt8] = []
 
-    init(descriptor: Int32, flushDelay: Duration) {
+    init(descriptor: Int32, flushDelay: Duration, format: LogFormat) {
         self.descriptor = descriptor
+        self.format = format
         self.flushDelay = flushDelay
         pending.bytes.reserveCapacity(64 * 1024)
         let thread = Thread { [self] in run() }
@@ -30,14 +32,14 @@ final class AccessLogBuffer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Adds one line: the timestamp, then what `build` appends (which must end with a newline).
-    func append(_ build: (inout AccessLogLine) -> Void) {
+    /// Adds one line: what `build` appends (which must end with a newline), given the line's timestamp in
+    /// `format`.
+    func append(_ build: (inout AccessLogLine, _ timestamp: [UInt8]) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return }
         let wasEmpty = pending.bytes.isEmpty
-        pending.bytes.append(contentsOf: timestamp())
-        build(&pending)
+        build(&pending, timestamp())
         if wasEmpty {
             condition.signal()
         }
@@ -56,19 +58,18 @@ final class AccessLogBuffer: @unchecked Sendable {
         finished.wait()
     }
 
-    /// The local time as swift-log's `StreamLogHandler` prints it (`2026-11-23T21:32:22+0000`), formatted once per
-    /// second. Called with the lock held.
+    /// The time in `format`: for text the local time as swift-log's `StreamLogHandler` prints it, formatted once
+    /// per second; for JSON the UTC time to the millisecond. Called with the lock held.
     private func timestamp() -> [UInt8] {
-        var now = time(nil)
-        if now != stampSecond {
-            var local = tm()
-            localtime_r(&now, &local)
-            var text = [CChar](repeating: 0, count: 32)
-            let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &local)
-            stamp = text.prefix(count).map { UInt8(bitPattern: $0) }
-            stampSecond = now
+        let (second, nanoseconds) = LogTimestamp.now()
+        if second != stampSecond {
+            stamp = format == .text ? LogTimestamp.text(second: second) : LogTimestamp.jsonSeconds(second: second)
+            stampSecond = second
         }
-        return stamp
+        guard format == .json else { return stamp }
+        var precise = stamp
+        LogTimestamp.appendJSONFraction(nanoseconds, to: &precise)
+        return precise
     }
 
     private func run() {
@@ -89,26 +90,9 @@ final class AccessLogBuffer: @unchecked Sendable {
             condition.lock()
             swap(&pending.bytes, &spare)
             condition.unlock()
-            write(spare)
+            LogOutput.write(spare, to: descriptor)
             spare.removeAll(keepingCapacity: true)
         }
         finished.signal()
-    }
-
-    /// Writes all of `bytes`, retrying after interruptions and short writes; gives up on any other error.
-    private func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
     }
 }

@@ -7,6 +7,15 @@ struct AccessLogLine {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends `text` when it is a token that needs no quoting or escaping (visible ASCII other than `"` and `\`),
+    /// else `?`.
+    mutating func appendToken(_ text: String) {
+        let isToken = !text.isEmpty && text.utf8.allSatisfy {
+            $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }
+        if isToken { append(text) } else { bytes.append(UInt8(ascii: "?")) }
+    }
+
     /// Appends `value` in decimal.
     mutating func append(_ value: Int) {
         if value < 0 {

@@ -13,6 +13,7 @@ extension DaemonCallbacks {
             return nil
         }
         state.stream = feed.stream
+        state.streamConnection = feed
         if !context.streams.add(feed.stream) {
             feed.stream.finish()
         }

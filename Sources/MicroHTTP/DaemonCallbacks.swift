@@ -18,9 +18,13 @@ enum DaemonCallbacks {
             context.deadlines.headReceived(context: CMicroHTTPD_socket_context(connection))
             let framing = RequestFraming(connection: connection)
             let pathOffset = RequestTarget.pathOffset(url)
+            let requestID = context.requestIDs.id(
+                clientValue: RequestHead.lookup("X-Request-Id", kind: .HEADER_KIND, on: connection))
             if let rejection = framing.rejection(version: version) ?? (pathOffset == nil ? .invalidTarget : nil) {
-                let state = RequestState(request: Request(method: method.map(methodName) ?? "", path: String(cString: url)))
-                identify(state, on: connection, context: context)
+                let state = RequestState(
+                    request: Request(method: method.map(methodName) ?? "", path: String(cString: url)),
+                    requestID: requestID)
+                readOrigin(state, on: connection, context: context)
                 return reject(state, rejection, on: connection, conCls: conCls, context: context)
             }
             let path = url + (pathOffset ?? 0)
@@ -29,9 +33,10 @@ enum DaemonCallbacks {
             let state = RequestState(
                 request: answer == nil
                     ? makeRequest(connection: connection, path: path, method: method)
-                    : Request(method: method.map(methodName) ?? "", path: RequestTarget.path(path)))
+                    : Request(method: method.map(methodName) ?? "", path: RequestTarget.path(path)),
+                requestID: requestID)
             state.headAnswer = answer
-            identify(state, on: connection, context: context)
+            readOrigin(state, on: connection, context: context)
             if answer == nil, let length = framing.contentLength, context.exceedsLimit(contentLength: String(cString: length)) {
                 return reject(state, .payloadTooLarge(limit: context.maxBodySize), on: connection, conCls: conCls, context: context)
             }
@@ -78,11 +83,10 @@ enum DaemonCallbacks {
         return queue(response, for: state, on: connection, context: context)
     }
 
-    /// Gives the request its id for the access log, when that is on.
-    private static func identify(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) {
-        guard let accessLog = context.accessLog else { return }
-        state.requestID = accessLog.requestID(
-            clientValue: RequestHead.lookup("X-Request-ID", kind: .HEADER_KIND, on: connection))
+    /// Keeps the request's `Origin` for the cross-origin fields, when a policy is enabled.
+    private static func readOrigin(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) {
+        guard context.crossOrigin.isEnabled else { return }
+        state.origin = RequestHead.lookup("Origin", kind: .HEADER_KIND, on: connection)
     }
 
     /// Frees the per-request state once libmicrohttpd is done with the request, however it ended, and writes its
@@ -109,9 +113,12 @@ enum DaemonCallbacks {
         }
         context.inFlight.subtract(1, ordering: .relaxed)
         let completed = termination == .REQUEST_TERMINATED_COMPLETED_OK
+        if let feed = state.streamConnection {
+            state.bytesSent = feed.bytesRead
+            state.streamConnection = nil
+        }
         if let accessLog = context.accessLog {
-            let route = context.responder.route(method: state.request.method, path: state.request.path)
-            accessLog.record(state, route: route, outcome: completed ? nil : describe(termination))
+            accessLog.record(state, route: state.route(context.responder), outcome: completed ? nil : describe(termination))
         } else if !completed {
             context.logger.debug(
                 "request ended early",
@@ -208,12 +215,6 @@ enum DaemonCallbacks {
         if let deferred = response.deferred {
             return suspend(until: deferred, for: state, on: connection, context: context)
         }
-        if let prepared = response.prepared?.handle, (200...599).contains(response.status),
-            !context.draining.load(ordering: .relaxed)
-        {
-            state.status = response.status
-            return MHD_queue_response(connection, UInt32(response.status), prepared)
-        }
         var status = response.status
         if !(200...599).contains(status) {
             context.logger.error("responder returned an invalid status; answering 500", metadata: ["status": "\(status)"])
@@ -221,22 +222,36 @@ enum DaemonCallbacks {
         }
         state.status = status
         let hasBody = status != 204 && status != 304
+        let sendsBody = hasBody && state.request.method != "HEAD"
+        if let prepared = response.prepared, status == response.status {
+            guard let created = prepared.makeResponse() else {
+                context.logger.error("libmicrohttpd could not create a response")
+                return .NO
+            }
+            state.prepared = prepared
+            state.bytesSent = sendsBody ? prepared.body.count : 0
+            return send(
+                created, status: status, headers: response.headers, for: state, on: connection, context: context)
+        }
         // libmicrohttpd 0.9.75 sends the last-chunk marker after the head of a chunked HEAD response, which would
         // corrupt the next response on the connection: a HEAD gets the head of an empty body instead.
-        if let stream = response.stream, hasBody, state.request.method != "HEAD" {
+        if let stream = response.stream, sendsBody {
             let feed = StreamConnection(stream: stream, connection: connection)
             guard stream.attach(resume: feed.resume) else {
                 state.status = 500
                 context.logger.error("a response stream was returned for a second response; answering 500")
-                return queueBuffer(Data(), status: 500, headers: [:], on: connection, context: context)
+                return queueBuffer(Data(), status: 500, headers: [:], for: state, on: connection, context: context)
             }
             guard let created = makeStreamResponse(feed, for: state, context: context) else {
                 return .NO
             }
-            return send(created, status: status, headers: response.headers, on: connection, context: context)
+            return send(created, status: status, headers: response.headers, for: state, on: connection, context: context)
         }
         response.stream?.finish()
-        return queueBuffer(hasBody ? response.body : Data(), status: status, headers: response.headers, on: connection, context: context)
+        state.bytesSent = sendsBody ? response.body.count : 0
+        return queueBuffer(
+            hasBody ? response.body : Data(), status: status, headers: response.headers, for: state, on: connection,
+            context: context)
     }
 
     /// Suspends the connection until `deferred` is completed; the access handler, called again on resume, sends it.
@@ -248,7 +263,8 @@ enum DaemonCallbacks {
     ) -> MHD_Result {
         guard context.deferrals.add(deferred) else {
             state.status = 503
-            return queueBuffer(Data(), status: 503, headers: ["Connection": "close"], on: connection, context: context)
+            return queueBuffer(
+                Data(), status: 503, headers: ["Connection": "close"], for: state, on: connection, context: context)
         }
         state.deferred = deferred
         MHD_suspend_connection(connection)
@@ -262,6 +278,7 @@ enum DaemonCallbacks {
         _ body: Data,
         status: Int,
         headers: HTTPHeaders,
+        for state: RequestState,
         on connection: OpaquePointer,
         context: ServerContext
     ) -> MHD_Result {
@@ -272,27 +289,55 @@ enum DaemonCallbacks {
             context.logger.error("libmicrohttpd could not create a response")
             return .NO
         }
-        return send(created, status: status, headers: headers, on: connection, context: context)
+        return send(created, status: status, headers: headers, for: state, on: connection, context: context)
     }
 
-    /// Adds the header fields to `created`, queues it, and releases this reference to it.
+    /// Adds the header fields to `created`, then those the server adds to every response (the request id, the
+    /// cross-origin fields), queues it, and releases this reference to it.
     private static func send(
         _ created: OpaquePointer,
         status: Int,
         headers: HTTPHeaders,
+        for state: RequestState,
         on connection: OpaquePointer,
         context: ServerContext
     ) -> MHD_Result {
         defer { MHD_destroy_response(created) }
         for (name, value) in headers where !isManaged(name) {
-            if MHD_add_response_header(created, name, value) == .NO {
-                context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
+            add(name, value, to: created, context: context)
+        }
+        add(RequestIdentifier.headerName, state.requestID, to: created, context: context)
+        if context.crossOrigin.isEnabled {
+            for (name, value) in crossOriginFields(state, headers: headers, context: context) {
+                add(name, value, to: created, context: context)
             }
         }
         if context.draining.load(ordering: .relaxed), headers["Connection"] == nil {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(status), created)
+    }
+
+    private static func add(_ name: String, _ value: String, to response: OpaquePointer, context: ServerContext) {
+        if MHD_add_response_header(response, name, value) == .NO {
+            context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
+        }
+    }
+
+    /// The cross-origin fields of the answer to `state`'s request; an `OPTIONS` request naming a method to ask for
+    /// is a preflight, answered with the methods of the response's `Allow`.
+    private static func crossOriginFields(
+        _ state: RequestState, headers: HTTPHeaders, context: ServerContext
+    ) -> [(String, String)] {
+        let request = state.request
+        var preflight: (method: String, allow: String)?
+        if request.method == "OPTIONS", state.origin != nil,
+            let method = request.headers["Access-Control-Request-Method"], let allow = headers["Allow"]
+        {
+            preflight = (method, allow)
+        }
+        return context.crossOrigin.headers(
+            origin: state.origin, method: request.method, route: state.route(context.responder), preflight: preflight)
     }
 
     /// Whether libmicrohttpd writes the header field `name` itself from the body it sends.

@@ -2,13 +2,12 @@ internal import CMicroHTTPD
 import Foundation
 
 /// A complete response built once and sent as it is to any number of requests: the pre-encoded answer of a hot
-/// path. libmicrohttpd then copies no body and adds no header per request.
+/// path. libmicrohttpd sends its body from the bytes kept here, uncopied; per request it gets a response of its own
+/// (cheap: no body copy), since the server adds fields of the request's own (its id, the cross-origin fields).
 ///
-/// Return it with ``Response/init(prepared:)``. 204/304 and HEAD semantics are libmicrohttpd's own; while the
-/// server drains, the server sends a copy that carries `Connection: close` instead.
+/// Return it with ``Response/init(prepared:)``. 204/304 and HEAD semantics are libmicrohttpd's own.
 public final class PreparedResponse: @unchecked Sendable {
-    // Safe: every stored property is immutable after init; libmicrohttpd reference-counts the response under its
-    // own lock, so queueing it on several connections at once is allowed.
+    // Safe: every stored property is immutable after init; the bytes behind `storage` are only read.
 
     /// The status code.
     public let status: Int
@@ -16,8 +15,6 @@ public final class PreparedResponse: @unchecked Sendable {
     public let headers: HTTPHeaders
     /// The body.
     public let body: Data
-    /// The libmicrohttpd response, nil if libmicrohttpd could not create it (then sent the ordinary way).
-    let handle: OpaquePointer?
     private let storage: UnsafeMutableRawBufferPointer
 
     /// Builds the response once.
@@ -27,23 +24,15 @@ public final class PreparedResponse: @unchecked Sendable {
         self.body = body
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
         body.copyBytes(to: storage)
-        var created = MHD_create_response_from_buffer(body.count, storage.baseAddress, .RESPMEM_PERSISTENT)
-        if let response = created {
-            for (name, value) in headers where !DaemonCallbacks.isManaged(name) {
-                if MHD_add_response_header(response, name, value) == .NO {
-                    MHD_destroy_response(response)
-                    created = nil
-                    break
-                }
-            }
-        }
-        handle = created
+    }
+
+    /// A libmicrohttpd response sending this body without copying it, without header fields; nil if libmicrohttpd
+    /// could not create one. The caller keeps `self` alive until the request completes.
+    func makeResponse() -> OpaquePointer? {
+        MHD_create_response_from_buffer(body.count, storage.baseAddress, .RESPMEM_PERSISTENT)
     }
 
     deinit {
-        if let handle {
-            MHD_destroy_response(handle)
-        }
         storage.deallocate()
     }
 }

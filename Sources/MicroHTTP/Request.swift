@@ -16,6 +16,9 @@ public struct Request: Sendable {
     public var pathParameters: PathParameters
     /// The client's IP address as text, if known.
     public var remoteAddress: String?
+    /// The request's id: the client's well-formed `X-Request-Id`, else one the server made; echoed in the
+    /// response's `X-Request-Id`.
+    public var requestID = ""
 
     /// Creates a request.
     public init(

@@ -20,10 +20,29 @@ final class RequestState {
     let started = ContinuousClock.now
     /// The status queued for the response, once one is.
     var status: Int?
-    /// The request id the access log names it by; nil while access logging is off.
-    var requestID: String?
+    /// The request's id (``RequestIdentifier``), echoed in the response and named by the access log.
+    let requestID: String
+    /// The `Origin` field of the request head, read when a ``CrossOriginPolicy`` is enabled.
+    var origin: String?
+    /// The body bytes sent: the whole body, or what a stream handed libmicrohttpd.
+    var bytesSent = 0
+    /// The prepared response being sent, kept until the request completes: libmicrohttpd sends its bytes uncopied.
+    var prepared: PreparedResponse?
+    /// The stream being sent, for its byte count.
+    var streamConnection: StreamConnection?
+    private var routeLookup: String??
 
-    init(request: Request) {
+    init(request: Request, requestID: String) {
         self.request = request
+        self.request.requestID = requestID
+        self.requestID = requestID
+    }
+
+    /// The route pattern the responder names for the request, looked up once.
+    func route(_ responder: any Responder) -> String? {
+        if let routeLookup { return routeLookup }
+        let route = responder.route(method: request.method, path: request.path)
+        routeLookup = .some(route)
+        return route
     }
 }

@@ -24,8 +24,12 @@ extension Server {
         public var connectionMemoryLimit: Int = 32 * 1024
         /// The largest request body accepted, in bytes; larger ones are answered with 413.
         public var maxBodySize: Int = 1024 * 1024
-        /// Whether every finished request is logged at `info` (method, route, status, duration, request id).
+        /// Whether every finished request is logged at `info` (method, route, status, duration, bytes, request id).
         public var accessLog = false
+        /// The access log's line format: swift-log's `StreamLogHandler` text, or one JSON object a line.
+        public var logFormat = LogFormat.text
+        /// Which web pages on other origins may read the responses; none by default.
+        public var crossOrigin = CrossOriginPolicy()
 
         private var explicitRequestHeadTimeout: Int?
 

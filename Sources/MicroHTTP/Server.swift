@@ -27,13 +27,7 @@ public final class Server: @unchecked Sendable {
     public init(configuration: Configuration, responder: any Responder, logger: Logger, listener: Listener? = nil) {
         self.configuration = configuration
         self.listener = listener
-        self.context = ServerContext(
-            responder: responder,
-            logger: logger,
-            maxBodySize: configuration.maxBodySize,
-            requestHeadTimeout: configuration.requestHeadTimeout,
-            accessLog: configuration.accessLog
-        )
+        self.context = ServerContext(responder: responder, logger: logger, configuration: configuration)
     }
 
     deinit {

@@ -21,13 +21,18 @@ final class ServerContext: Sendable {
     let lastDaemonMessage = Mutex<String?>(nil)
     /// The line per request, when ``Server/Configuration/accessLog`` is on.
     let accessLog: AccessLog?
+    /// Gives each request its id.
+    let requestIDs = RequestIdentifier()
+    /// Which other origins' pages may read the responses.
+    let crossOrigin: CrossOriginPolicy
 
-    init(responder: any Responder, logger: Logger, maxBodySize: Int, requestHeadTimeout: Int, accessLog: Bool) {
-        self.deadlines = ConnectionDeadlines(headTimeout: .seconds(max(requestHeadTimeout, 0)))
-        self.accessLog = accessLog ? AccessLog(logger: logger) : nil
+    init(responder: any Responder, logger: Logger, configuration: Server.Configuration) {
+        self.deadlines = ConnectionDeadlines(headTimeout: .seconds(max(configuration.requestHeadTimeout, 0)))
+        self.accessLog = configuration.accessLog ? AccessLog(logger: logger, format: configuration.logFormat) : nil
+        self.crossOrigin = configuration.crossOrigin
         self.responder = responder
         self.logger = logger
-        self.maxBodySize = max(0, maxBodySize)
+        self.maxBodySize = max(0, configuration.maxBodySize)
     }
 
     /// How many bytes past the limit a rejected body may still send before the connection is dropped.

@@ -14,6 +14,8 @@ final class StreamConnection {
 
     let stream: ResponseStream
     private let connection: Handle
+    /// The bytes handed to libmicrohttpd so far.
+    private(set) var bytesRead = 0
 
     /// An MHD connection pointer that may cross threads; only ever passed to `MHD_resume_connection`.
     // Safe: MHD_resume_connection may be called from any thread, and ResponseStream.State calls it only while suspended.
@@ -41,7 +43,9 @@ final class StreamConnection {
             suspend: { MHD_suspend_connection(pointer) }
         )
         switch result {
-        case .bytes(let count): return count
+        case .bytes(let count):
+            bytesRead += count
+            return count
         case .suspended: return 0
         case .end: return CMicroHTTPD_reader_end_of_stream()
         case .abort: return CMicroHTTPD_reader_end_with_error()

@@ -57,14 +57,35 @@ struct Serve: ParsableCommand {
     var noSample = false
     @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request (TABCONFIG_ACCESS_LOG=false).")
     var noAccessLog = false
+    @Option(name: .customLong("log-level"), help: "Lowest level logged: trace, debug, info, notice, warning, error, critical; the access log needs info (TABCONFIG_LOG_LEVEL, default info).")
+    var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text, or json for one JSON object a line (TABCONFIG_LOG_FORMAT, default text).")
+    var logFormat: String?
+    @Option(name: .customLong("cors-origin"), help: "An origin whose web pages may call the service, e.g. https://console.example.com; repeatable; * lets any origin read the default tab bar and its events (TABCONFIG_CORS_ORIGINS, comma-separated, default none).")
+    var corsOrigins: [String] = []
 
     func run() throws {
         // Before any thread starts, so that a SIGTERM or SIGINT arriving during startup waits for the shutdown.
         let signals = SignalWaiter(blocking: [SIGTERM, SIGINT])
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "tabconfig")
-        logger.logLevel = .info
         var configuration = try ApplicationConfiguration(environment: ProcessInfo.processInfo.environment)
+        if let logLevel { configuration.logLevel = try ApplicationConfiguration.parseLogLevel(logLevel) }
+        if let logFormat { configuration.logFormat = try ApplicationConfiguration.parseLogFormat(logFormat) }
+        let level = configuration.logLevel
+        switch configuration.logFormat {
+        case .text:
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        case .json:
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+        let logger = Logger(label: "tabconfig")
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir) }
@@ -81,6 +102,7 @@ struct Serve: ParsableCommand {
         if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }
         if noAccessLog { configuration.accessLog = false }
+        if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
         let application: Application
         do {
             application = try Application(configuration: configuration, logger: logger)

@@ -16,12 +16,12 @@ ADMIN_TOKEN = "browser-test-admin-token"
 
 
 class Server:
-    def __init__(self, binary, directory):
+    def __init__(self, binary, directory, arguments=()):
         self.log_path = os.path.join(directory, "server.log")
         self.log = open(self.log_path, "w")
         environment = dict(os.environ, TABCONFIG_ADMIN_TOKEN=ADMIN_TOKEN)
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data-dir", os.path.join(directory, "store")],
+            [binary, "serve", "--port", "0", "--data-dir", os.path.join(directory, "store"), *arguments],
             stderr=self.log, stdout=subprocess.DEVNULL, env=environment)
         self.base = None
         deadline = time.monotonic() + 30
@@ -46,17 +46,42 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture
-def server():
+def binary_under_test():
     binary = os.environ.get("TABCONFIG_BINARY")
     if not binary:
         pytest.fail("TABCONFIG_BINARY names the tabconfig binary under test")
+    return binary
+
+
+@pytest.fixture
+def server():
     with tempfile.TemporaryDirectory(prefix="tabconfig-browser-") as directory:
-        started = Server(binary, directory)
+        started = Server(binary_under_test(), directory)
         try:
             yield started
         finally:
             started.stop()
+
+
+@pytest.fixture
+def start_server():
+    """Starts tabconfig with extra `serve` arguments; stops every server started when the test ends."""
+    started = []
+    directories = []
+
+    def start(*arguments):
+        directory = tempfile.TemporaryDirectory(prefix="tabconfig-browser-")
+        directories.append(directory)
+        started.append(Server(binary_under_test(), directory.name, arguments))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+        for directory in directories:
+            directory.cleanup()
 
 
 @pytest.fixture

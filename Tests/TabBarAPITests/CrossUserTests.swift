@@ -71,7 +71,8 @@ struct CrossUserTests {
             ]
             for (target, headers, status) in cases {
                 // The first request verifies (and caches) a good token; the second may then be answered from the
-                // head; the third goes the usual way because it has a body.
+                // head; the third goes the usual way because it has a body. One request id: problems name it.
+                let headers = headers + [("X-Request-Id", "same-\(status)")]
                 let first = try app.request("GET", target, headers: headers)
                 let second = try app.request("GET", target, headers: headers)
                 let usual = try app.request("GET", target, headers: headers, body: Data("x".utf8))

@@ -105,6 +105,8 @@ struct TabsEndpointTests {
     private static func expectHeadAnswerIsTheUsualOne(
         _ app: TestApp, _ method: String, _ target: String, headers: [(String, String)]
     ) throws {
+        // One request id for both: a problem names it as its instance.
+        let headers = headers + [("X-Request-Id", "compared")]
         let headAnswer = try app.request(method, target, headers: headers)
         let usual = try app.request(method, target, headers: headers, body: Data("x".utf8))
         let label = "\(method) \(target) \(headers)"

@@ -38,7 +38,8 @@ public final class Application: Sendable {
         handlers = APIHandlers(
             catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
-            countryHeader: configuration.countryHeader, openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+            countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy,
+            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
@@ -49,6 +50,8 @@ public final class Application: Sendable {
         serverConfiguration.connectionMemoryLimit = configuration.connectionMemoryLimit
         serverConfiguration.maxBodySize = configuration.maxBodySize
         serverConfiguration.accessLog = configuration.accessLog
+        serverConfiguration.logFormat = configuration.logFormat
+        serverConfiguration.crossOrigin = configuration.crossOriginPolicy
         server = Server(
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
             listener: listener)

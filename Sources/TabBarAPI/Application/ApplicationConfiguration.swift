@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MicroHTTP
 import TabBarStore
 
@@ -50,8 +51,15 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var groupCommit = true
     /// Publish the sample config for `ios-phone` when the data directory holds no client.
     public var seedSample = true
-    /// Log every finished request at `info`: method, route, status, duration, request id.
+    /// Log every finished request at `info`: method, route, status, duration, bytes, request id.
     public var accessLog = true
+    /// The lowest level logged.
+    public var logLevel = Logger.Level.info
+    /// Log lines as swift-log's text or as one JSON object a line.
+    public var logFormat = LogFormat.text
+    /// Origins whose web pages may call the service (CORS), exactly as browsers send them
+    /// (`https://console.example.com`); `*` lets any origin read the default tab bar and its event stream.
+    public var corsOrigins: [String] = []
     /// A request header set by a trusted proxy or CDN (e.g. `CF-IPCountry`) whose ISO 3166-1 alpha-2 code is the
     /// request's `country` for targeting, over the `?country=` query parameter; nil trusts only the query.
     public var countryHeader: String?
@@ -100,6 +108,11 @@ extension ApplicationConfiguration {
         if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
         if let log = try bool("TABCONFIG_ACCESS_LOG") { accessLog = log }
         if let header = environment["TABCONFIG_COUNTRY_HEADER"], !header.isEmpty { countryHeader = header }
+        if let level = environment["TABCONFIG_LOG_LEVEL"], !level.isEmpty { logLevel = try Self.parseLogLevel(level) }
+        if let format = environment["TABCONFIG_LOG_FORMAT"], !format.isEmpty { logFormat = try Self.parseLogFormat(format) }
+        if let origins = environment["TABCONFIG_CORS_ORIGINS"], !origins.isEmpty {
+            corsOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         userAuth = try UserAuthConfiguration(environment: environment)
     }
 
@@ -121,7 +134,43 @@ extension ApplicationConfiguration {
         if let countryHeader, !HTTPHeaders.isValidName(countryHeader) {
             throw ConfigurationError(description: "country header must be a header field name, got '\(countryHeader)'")
         }
+        for origin in corsOrigins where !Self.isValidCORSOrigin(origin) {
+            throw ConfigurationError(
+                description: "a CORS origin must be * or SCHEME://HOST[:PORT] in lower case without a path, got '\(origin)'")
+        }
         return self
+    }
+
+    /// What `corsOrigins` lets pages on other origins do.
+    public var crossOriginPolicy: CrossOriginPolicy {
+        var policy = CrossOriginPolicy()
+        policy.origins = Set(corsOrigins.filter { $0 != "*" })
+        policy.anyOriginForPublicRoutes = corsOrigins.contains("*")
+        policy.publicRoutes = [TabConfigResponder.defaultTabsRoute, TabConfigResponder.tabEventsRoute]
+        return policy
+    }
+
+    /// `*`, or an origin as a browser serializes it: a lower-case scheme, `://`, a lower-case host, an optional port.
+    static func isValidCORSOrigin(_ origin: String) -> Bool {
+        if origin == "*" { return true }
+        return origin.wholeMatch(of: /[a-z][a-z0-9+.\-]*:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.\-]+)(:[0-9]{1,5})?/) != nil
+    }
+
+    /// A `--log-level` / `TABCONFIG_LOG_LEVEL` value: trace, debug, info, notice, warning, error or critical.
+    public static func parseLogLevel(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError(description: "the log level must be one of \(levels), got '\(text)'")
+        }
+        return level
+    }
+
+    /// A `--log-format` / `TABCONFIG_LOG_FORMAT` value: text or json.
+    public static func parseLogFormat(_ text: String) throws -> LogFormat {
+        guard let format = LogFormat(rawValue: text.lowercased()) else {
+            throw ConfigurationError(description: "the log format must be text or json, got '\(text)'")
+        }
+        return format
     }
 
     /// Whether `host` only accepts connections from this machine (127.0.0.0/8 or ::1).

@@ -9,6 +9,8 @@ struct Problem: Encodable {
     var status: Int
     var detail: String
     var errors: [Entry]?
+    /// The request's id (`X-Request-Id`), naming this occurrence of the problem.
+    var instance: String?
 
     /// One entry of `errors`: a place in the body (`pointer`) or a path or query parameter (`parameter`).
     struct Entry: Encodable {
@@ -17,7 +19,8 @@ struct Problem: Encodable {
         var message: String
     }
 
-    init(_ error: APIError) {
+    init(_ error: APIError, instance: String?) {
+        self.instance = instance
         type = error.type
         title = error.title
         status = error.status
@@ -31,15 +34,17 @@ struct Problem: Encodable {
 }
 
 extension Response {
-    /// A `application/problem+json` response for `error`.
-    static func problem(_ error: APIError) -> Response {
+    /// A `application/problem+json` response for `error` in answer to `request`, whose id is the problem's
+    /// `instance`.
+    static func problem(_ error: APIError, for request: Request) -> Response {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/problem+json")
         headers.add(name: "Cache-Control", value: "no-store")
         for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) {
             headers.add(name: name, value: value)
         }
-        return Response(status: error.status, headers: headers, body: CanonicalJSON.encode(Problem(error)))
+        let problem = Problem(error, instance: request.requestID.isEmpty ? nil : request.requestID)
+        return Response(status: error.status, headers: headers, body: CanonicalJSON.encode(problem))
     }
 
     /// A JSON response with the given status.

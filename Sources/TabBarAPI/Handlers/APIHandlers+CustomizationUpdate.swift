@@ -73,7 +73,7 @@ private struct CustomizationUpdate: Sendable {
                 deferred.complete { answer(entry) }
             case .failure(let error as StoreError) where error == .revisionMismatch && retries:
                 guard attempt < APIHandlers.updateAttempts else {
-                    return deferred.complete(.problem(.concurrentUpdate))
+                    return deferred.complete(.problem(.concurrentUpdate, for: request))
                 }
                 retry(after: attempt)
             case .failure(let error):

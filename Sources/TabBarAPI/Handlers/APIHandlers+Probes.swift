@@ -10,10 +10,10 @@ extension APIHandlers {
     /// `GET /readyz`: the store is open and writable and the server is not shutting down.
     func readiness(_ request: Request) -> Response {
         if isShuttingDown {
-            return .problem(.unavailable("The server is shutting down."))
+            return .problem(.unavailable("The server is shutting down."), for: request)
         }
         if store.unavailableReason != nil {
-            return .problem(.unavailable("The store does not accept writes."))
+            return .problem(.unavailable("The store does not accept writes."), for: request)
         }
         return .json(ProbeBody(status: "ready"))
     }

@@ -24,14 +24,18 @@ final class APIHandlers: Sendable {
     let countryHeader: String?
     let openAPIDocument: Data
     let logger: Logger
+    /// Which other origins' pages may call the service (the server adds the fields; preflights are refused here).
+    let crossOrigin: CrossOriginPolicy
     /// Whether other replicas write to the store, so that a request may name what this one has not read yet.
     let storeIsShared: Bool
     private let shuttingDown = Mutex(false)
 
     init(
         catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
-        staleWhileRevalidate: Int, countryHeader: String? = nil, openAPIDocument: Data, logger: Logger
+        staleWhileRevalidate: Int, countryHeader: String? = nil, crossOrigin: CrossOriginPolicy = CrossOriginPolicy(),
+        openAPIDocument: Data, logger: Logger
     ) {
+        self.crossOrigin = crossOrigin
         self.catalog = catalog
         self.adminToken = adminToken
         self.userAuth = userAuth

@@ -11,6 +11,10 @@ final class TabConfigResponder: Responder {
     let handlers: APIHandlers
     private let router: Router
 
+    /// The default tab bar and its event stream: public, the routes `--cors-origin '*'` opens to any origin.
+    static let defaultTabsRoute = "/v1/clients/{client}/tabs"
+    static let tabEventsRoute = "/v1/clients/{client}/tabs/events"
+
     init(handlers: APIHandlers) {
         self.handlers = handlers
         var router = Router()
@@ -30,8 +34,8 @@ final class TabConfigResponder: Responder {
         add("GET", "/readyz") { $0.readiness($1) }
         add("GET", "/openapi.yaml") { $0.openAPI($1) }
         add("GET", "/v1/clients") { try $0.listClients($1) }
-        add("GET", "/v1/clients/{client}/tabs", head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
-        add("GET", "/v1/clients/{client}/tabs/events") { try $0.tabEvents($1) }
+        add("GET", Self.defaultTabsRoute, head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
+        add("GET", Self.tabEventsRoute) { try $0.tabEvents($1) }
         add("GET", "/v1/clients/{client}/tabs/explain") { try $0.explainTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { $0.userTabsHead($1, $2) }) { try $0.userTabs($1) }
         add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
@@ -69,7 +73,7 @@ final class TabConfigResponder: Responder {
             handlers.store.readThrough(client: readThrough.client, user: readThrough.user) { read in
                 // Unread, the answer could be older than what the request names: a client holding an ETag never
                 // gets an older revision, it is told to retry.
-                guard read else { return deferred.complete(.problem(.readThroughFailed)) }
+                guard read else { return deferred.complete(.problem(.readThroughFailed, for: request)) }
                 answer()
             }
         } else {
@@ -95,10 +99,12 @@ final class TabConfigResponder: Responder {
             var request = request
             request.pathParameters = parameters
             return handler(request)
+        case .methodNotAllowed(let allowed) where request.method == "OPTIONS":
+            return handlers.options(request, allowed: allowed, route: router.route(method: "OPTIONS", path: request.path))
         case .methodNotAllowed(let allowed):
-            return .problem(.methodNotAllowed(allowed))
+            return .problem(.methodNotAllowed(allowed), for: request)
         case .notFound:
-            return .problem(.notFound("No resource at this path."))
+            return .problem(.notFound("No resource at this path."), for: request)
         }
     }
 
@@ -114,8 +120,9 @@ final class TabConfigResponder: Responder {
 
     func respond(to rejection: Rejection, for request: Request) -> Response {
         if rejection.status == 413 {
-            return .problem(.payloadTooLarge(limit: handlers.maxBodySize))
+            return .problem(.payloadTooLarge(limit: handlers.maxBodySize), for: request)
         }
-        return .problem(APIError(status: rejection.status, title: "Request rejected", detail: rejection.reason))
+        let error = APIError(status: rejection.status, title: "Request rejected", detail: rejection.reason)
+        return .problem(error, for: request)
     }
 }
