@@ -25,6 +25,10 @@ let package = Package(
         // postgres-nio: the PostgreSQL store's client; 1.33.2 is the release built and tested here (PostgresClient
         // with withTransaction, executor preferences).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Metrics: swift-metrics' handler protocols (the stores report through them) backed by swift-prometheus's
+        // registry, which writes the text format and keeps HELP texts; 2.4.1 and 2.13.0 are the releases built here.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -60,6 +64,7 @@ let package = Package(
             dependencies: [
                 "TabBarModel",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -70,6 +75,8 @@ let package = Package(
                 "MicroHTTP", "TabBarModel", "TabBarStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --postgres
 # also PostgreSQL 15 (apt; its programs only: the project starts clusters of its own, scripts/postgres.sh); with
-# --test-tools all of that and Chromium and its chromedriver, OkHttp, a JDK and haproxy (apt) and the Python test
-# tools of requirements-dev.txt (in a virtualenv under .build-tools/).
+# --test-tools all of that and Chromium and its chromedriver, OkHttp, a JDK, haproxy and Prometheus (apt) and the
+# Python test tools of requirements-dev.txt (in a virtualenv under .build-tools/).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +27,8 @@ if [ "${1:-}" = "--test-tools" ]; then
   # The replica run (Tests/Replicas) puts haproxy in front of the replicas.
   command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || apt_packages+=(haproxy)
   command -v javac >/dev/null 2>&1 || apt_packages+=(default-jdk-headless)
+  # The metrics test (Tests/Metrics) runs promtool and a Prometheus server that scrapes the service.
+  [ -x /usr/bin/promtool ] || apt_packages+=(prometheus)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "install-deps: apt-get install ${apt_packages[*]}"

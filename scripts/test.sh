@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
-# (Tests/Browser: what a browser's HTTP cache shows), revalidates both tab bars with OkHttp (Tests/Clients), kills
-# the server 200 times under concurrent writers (Benchmarks/crash-loop.py), runs three replicas on one PostgreSQL
+# (Tests/Browser: what a browser's HTTP cache shows, CORS), has Prometheus scrape it (Tests/Metrics), revalidates
+# both tab bars with OkHttp (Tests/Clients), kills the server 200 times under concurrent writers (Benchmarks/crash-loop.py), runs three replicas on one PostgreSQL
 # database behind haproxy through writes, races and faults (Tests/Replicas), then the Swift tests (unit, both
 # stores' conformance, store crash tests, end-to-end over HTTP, fault injection, shutdown under load, slow clients).
 set -euo pipefail
@@ -28,6 +28,9 @@ bash scripts/schemathesis.sh "$binary" --hostile
 
 echo "== browser: headless Chromium's HTTP cache against the live server (Tests/Browser)"
 SE_OFFLINE=true TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Browser
+
+echo "== Prometheus scraping the live server, promtool check metrics (Tests/Metrics)"
+TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Metrics
 
 echo "== OkHttp (Android's HTTP client) revalidating both tab bars against the live server (Tests/Clients)"
 okhttp_data=$(mktemp -d)

@@ -117,6 +117,12 @@ enum DaemonCallbacks {
             state.bytesSent = feed.bytesRead
             state.streamConnection = nil
         }
+        if let observer = context.requestObserver {
+            observer.requestFinished(
+                FinishedRequest(
+                    method: state.request.method, route: state.route(context.responder), status: state.status,
+                    duration: ContinuousClock.now - state.started, bytes: state.bytesSent, completed: completed))
+        }
         if let accessLog = context.accessLog {
             accessLog.record(state, route: state.route(context.responder), outcome: completed ? nil : describe(termination))
         } else if !completed {

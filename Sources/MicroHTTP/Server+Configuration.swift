@@ -30,6 +30,8 @@ extension Server {
         public var logFormat = LogFormat.text
         /// Which web pages on other origins may read the responses; none by default.
         public var crossOrigin = CrossOriginPolicy()
+        /// Told about every request when it ends (metrics); none by default.
+        public var requestObserver: (any RequestObserver)?
 
         private var explicitRequestHeadTimeout: Int?
 

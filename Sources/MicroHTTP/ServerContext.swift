@@ -25,11 +25,14 @@ final class ServerContext: Sendable {
     let requestIDs = RequestIdentifier()
     /// Which other origins' pages may read the responses.
     let crossOrigin: CrossOriginPolicy
+    /// Told about every request when it ends.
+    let requestObserver: (any RequestObserver)?
 
     init(responder: any Responder, logger: Logger, configuration: Server.Configuration) {
         self.deadlines = ConnectionDeadlines(headTimeout: .seconds(max(configuration.requestHeadTimeout, 0)))
         self.accessLog = configuration.accessLog ? AccessLog(logger: logger, format: configuration.logFormat) : nil
         self.crossOrigin = configuration.crossOrigin
+        self.requestObserver = configuration.requestObserver
         self.responder = responder
         self.logger = logger
         self.maxBodySize = max(0, configuration.maxBodySize)

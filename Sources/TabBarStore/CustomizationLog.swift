@@ -32,7 +32,10 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guard
     private var flushing = false
 
     /// Opens the snapshot and journal in `directory` and replays them.
-    init(directory: String, io: FileIO, logger: Logger, compactionThreshold: Int, groupCommit: Bool = true) throws {
+    init(
+        directory: String, io: FileIO, logger: Logger, compactionThreshold: Int, groupCommit: Bool = true,
+        instruments: StoreInstruments = StoreInstruments()
+    ) throws {
         journalPath = (directory as NSString).appendingPathComponent("customizations.journal")
         snapshotPath = (directory as NSString).appendingPathComponent("customizations.snapshot")
         self.logger = logger
@@ -45,7 +48,7 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guard
         self.table = table
         self.groupCommit = GroupCommit(
             journal: opened.journal, lastSequence: max(snapshotSequence, opened.lastSequence), batching: groupCommit,
-            lock: condition
+            lock: condition, instruments: instruments
         )
         compaction = Compaction(
             snapshotPath: snapshotPath, journalPath: journalPath, io: io, logger: logger,
@@ -74,6 +77,11 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guard
     }
 
     /// Number of journal fsyncs done for customization writes.
+    /// The journal's size in bytes.
+    var journalBytes: Int {
+        condition.withLock { groupCommit.journalBytes }
+    }
+
     var syncCount: Int {
         condition.withLock { groupCommit.syncCount }
     }

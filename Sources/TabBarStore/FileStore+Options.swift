@@ -9,6 +9,8 @@ extension FileStore {
         /// Whether concurrent customization writes share one journal write and fsync (group commit). When false,
         /// every write gets its own fsync: the baseline the benchmarks compare group commit against.
         public var groupCommit = true
+        /// Where commit durations and batch sizes are reported.
+        public var instruments = StoreInstruments()
         /// Test hook that makes file-system calls fail on demand.
         var faultInjector: FaultInjector?
 

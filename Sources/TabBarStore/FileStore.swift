@@ -59,7 +59,7 @@ public final class FileStore: TabBarStore {
             do {
                 log = try CustomizationLog(
                     directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold,
-                    groupCommit: options.groupCommit
+                    groupCommit: options.groupCommit, instruments: options.instruments
                 )
             } catch let error as StoreOpenError {
                 throw error
@@ -89,6 +89,10 @@ public final class FileStore: TabBarStore {
 
     public var customizationCount: Int {
         log.liveCount
+    }
+
+    public var journalBytes: Int? {
+        log.journalBytes
     }
 
     /// Number of journal fsyncs done for customization writes; with group commit, fewer than the writes.

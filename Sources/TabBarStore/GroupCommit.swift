@@ -20,7 +20,13 @@ final class GroupCommit: @unchecked Sendable {  // Safe: every var is guarded by
     private let lock: NSCondition
     private let batching: Bool
     /// The journal batches are appended to; a compaction swaps in a shorter one.
-    var journal: JournalFile
+    var journal: JournalFile {
+        didSet { journalBytes = journal.size }
+    }
+    /// The journal's size in bytes as of the last batch written (read under the lock: the flusher appends outside it).
+    private(set) var journalBytes: Int
+    /// What the commits are reported to.
+    private let instruments: StoreInstruments
     private var pending: [Pending] = []
     private var nextSequence: UInt64
     /// The sequence number of the newest durable record.
@@ -31,8 +37,13 @@ final class GroupCommit: @unchecked Sendable {  // Safe: every var is guarded by
     private var finished: [() -> Void] = []
 
     /// Writes to `journal`, whose newest record has `lastSequence`; `batching` false gives every record its own fsync.
-    init(journal: JournalFile, lastSequence: UInt64, batching: Bool, lock: NSCondition) {
+    init(
+        journal: JournalFile, lastSequence: UInt64, batching: Bool, lock: NSCondition,
+        instruments: StoreInstruments = StoreInstruments()
+    ) {
         self.journal = journal
+        journalBytes = journal.size
+        self.instruments = instruments
         self.batching = batching
         self.lock = lock
         durableSequence = lastSequence
@@ -69,8 +80,11 @@ final class GroupCommit: @unchecked Sendable {  // Safe: every var is guarded by
         for item in batch { bytes.append(item.frame) }
         let journal = self.journal
         lock.unlock()
+        let started = ContinuousClock.now
         let written = Result { try journal.append(bytes) }
+        instruments.commitFinished(duration: ContinuousClock.now - started, batchSize: batch.count)
         lock.lock()
+        journalBytes = journal.size
         if case .failure(let error) = written {
             finish(batch, with: .failure(StoreError.unavailable))
             throw error

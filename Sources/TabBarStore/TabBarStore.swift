@@ -54,6 +54,8 @@ public protocol TabBarStore: AnyObject, Sendable {
     func deleteCustomization(client: String, user: String) throws -> Bool
     /// Number of stored customizations (for logs and metrics).
     var customizationCount: Int { get }
+    /// Bytes of the customizations journal, for a store that keeps one (the file store); else nil.
+    var journalBytes: Int? { get }
     /// Flushes and closes; later writes throw `StoreError.unavailable`.
     func close()
     /// Calls `observer` with each change made by another process, once the store's reads show it (only a shared

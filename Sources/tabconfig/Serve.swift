@@ -57,6 +57,8 @@ struct Serve: ParsableCommand {
     var noSample = false
     @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request (TABCONFIG_ACCESS_LOG=false).")
     var noAccessLog = false
+    @Flag(name: .customLong("no-metrics"), help: "Do not serve GET /metrics nor record its series (TABCONFIG_METRICS=false).")
+    var noMetrics = false
     @Option(name: .customLong("log-level"), help: "Lowest level logged: trace, debug, info, notice, warning, error, critical; the access log needs info (TABCONFIG_LOG_LEVEL, default info).")
     var logLevel: String?
     @Option(name: .customLong("log-format"), help: "text, or json for one JSON object a line (TABCONFIG_LOG_FORMAT, default text).")
@@ -103,6 +105,7 @@ struct Serve: ParsableCommand {
         if noSample { configuration.seedSample = false }
         if noAccessLog { configuration.accessLog = false }
         if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
+        if noMetrics { configuration.metrics = false }
         let application: Application
         do {
             application = try Application(configuration: configuration, logger: logger)

@@ -20,15 +20,17 @@ public final class Application: Sendable {
         let configuration = try configuration.validated()
         self.configuration = configuration
         self.logger = logger
-        let userAuth = try Self.userAuthenticator(configuration, logger: logger)
+        let metrics = configuration.metrics ? ServiceMetrics() : nil
+        let userAuth = try Self.userAuthenticator(configuration, tokenLookups: metrics?.tokenCache, logger: logger)
         let listener = try Listener(host: configuration.host, port: configuration.port)
         let dataDirectory = configuration.dataDirectory
-        let store = try Self.openStore(configuration, logger: logger)
+        let store = try Self.openStore(
+            configuration, instruments: metrics?.storeInstruments ?? StoreInstruments(), logger: logger)
         self.store = store
         let events = EventHub(
             maxSubscribers: configuration.maxEventSubscribers,
             heartbeatInterval: .seconds(configuration.eventHeartbeat), logger: logger)
-        let catalog = try Catalog(store: store, events: events, logger: logger)
+        let catalog = try Catalog(store: store, events: events, logger: logger, answerLookups: metrics?.answerCache)
         if configuration.seedSample, store.clientIDs().isEmpty {
             _ = try catalog.publish(client: "ios-phone", config: .sample, note: "embedded sample")
             logger.notice("published the sample config", metadata: ["client": "ios-phone"])
@@ -38,7 +40,7 @@ public final class Application: Sendable {
         handlers = APIHandlers(
             catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
-            countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy,
+            countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy, metrics: metrics,
             openAPIDocument: try OpenAPIDocument.load(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
@@ -52,15 +54,19 @@ public final class Application: Sendable {
         serverConfiguration.accessLog = configuration.accessLog
         serverConfiguration.logFormat = configuration.logFormat
         serverConfiguration.crossOrigin = configuration.crossOriginPolicy
+        serverConfiguration.requestObserver = metrics?.http
         server = Server(
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
             listener: listener)
     }
 
     /// The PostgreSQL store when a store URL is configured, else the file store in the data directory.
-    private static func openStore(_ configuration: ApplicationConfiguration, logger: Logger) throws -> any TabBarStore {
+    private static func openStore(
+        _ configuration: ApplicationConfiguration, instruments: StoreInstruments, logger: Logger
+    ) throws -> any TabBarStore {
         guard let url = configuration.storeURL else {
             var options = FileStore.Options()
+            options.instruments = instruments
             options.keepVersions = configuration.keepVersions
             options.groupCommit = configuration.groupCommit
             return try FileStore(directory: configuration.dataDirectory, options: options, logger: logger)
@@ -71,16 +77,17 @@ public final class Application: Sendable {
         }
         var options = PostgresStore.Options()
         options.keepVersions = configuration.keepVersions
+        options.instruments = instruments
         return try PostgresStore(url: url, options: options, logger: logger)
     }
 
     /// The user-token verifier, or nil for open user endpoints, which are allowed on loopback addresses only
     /// unless `allowAnonymousUsers` says otherwise.
     private static func userAuthenticator(
-        _ configuration: ApplicationConfiguration, logger: Logger
+        _ configuration: ApplicationConfiguration, tokenLookups: CacheLookups?, logger: Logger
     ) throws -> UserAuthenticator? {
         if configuration.userAuth.isEnabled {
-            return try UserAuthenticator(configuration: configuration.userAuth)
+            return try UserAuthenticator(configuration: configuration.userAuth, tokenLookups: tokenLookups)
         }
         guard configuration.isLoopbackHost || configuration.allowAnonymousUsers else {
             throw ConfigurationError(

@@ -53,6 +53,8 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var seedSample = true
     /// Log every finished request at `info`: method, route, status, duration, bytes, request id.
     public var accessLog = true
+    /// Serve `GET /metrics` (Prometheus) and record the series it shows.
+    public var metrics = true
     /// The lowest level logged.
     public var logLevel = Logger.Level.info
     /// Log lines as swift-log's text or as one JSON object a line.
@@ -107,6 +109,7 @@ extension ApplicationConfiguration {
         if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
         if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
         if let log = try bool("TABCONFIG_ACCESS_LOG") { accessLog = log }
+        if let enabled = try bool("TABCONFIG_METRICS") { metrics = enabled }
         if let header = environment["TABCONFIG_COUNTRY_HEADER"], !header.isEmpty { countryHeader = header }
         if let level = environment["TABCONFIG_LOG_LEVEL"], !level.isEmpty { logLevel = try Self.parseLogLevel(level) }
         if let format = environment["TABCONFIG_LOG_FORMAT"], !format.isEmpty { logFormat = try Self.parseLogFormat(format) }

@@ -36,12 +36,15 @@ final class UserAuthenticator: Sendable {
 
     /// Loads keys; throws ConfigurationError with a clear message for an unreadable/invalid JWKS file or an empty
     /// (or shorter than 32 bytes) secret.
-    convenience init(configuration: UserAuthConfiguration) throws {
-        try self.init(configuration: configuration, now: { Date().timeIntervalSince1970 })
+    convenience init(configuration: UserAuthConfiguration, tokenLookups: CacheLookups? = nil) throws {
+        try self.init(configuration: configuration, now: { Date().timeIntervalSince1970 }, tokenLookups: tokenLookups)
     }
 
     /// Like `init(configuration:)`, reading the time (seconds since 1970) from `now`.
-    init(configuration: UserAuthConfiguration, now: @escaping @Sendable () -> Double) throws {
+    init(
+        configuration: UserAuthConfiguration, now: @escaping @Sendable () -> Double, tokenLookups: CacheLookups? = nil
+    ) throws {
+        self.tokenLookups = tokenLookups
         if let secret = configuration.hs256Secret {
             guard !secret.isEmpty else {
                 throw ConfigurationError(description: "the HS256 secret (TABCONFIG_JWT_HS256_SECRET) is empty")
@@ -90,8 +93,13 @@ final class UserAuthenticator: Sendable {
     func cachedSubject(authorization: String?) -> String? {
         guard configuration.isEnabled, let token = try? Self.bearerToken(authorization) else { return nil }
         let now = self.now()
-        return cache.withLock { $0.subject(of: token, now: now, leeway: leeway) }
+        let subject = cache.withLock { $0.subject(of: token, now: now, leeway: leeway) }
+        if subject != nil { tokenLookups?.record(hit: true) }
+        return subject
     }
+
+    /// Where the token cache's hits and misses are counted.
+    private let tokenLookups: CacheLookups?
 
     /// How many signature checks have run; cache hits run none.
     var signatureCheckCount: Int { signatureChecks.load(ordering: .relaxed) }
@@ -103,7 +111,9 @@ final class UserAuthenticator: Sendable {
         guard configuration.isEnabled else { throw UserAuthFailure(reason: "user authentication is not configured") }
         let token = try Self.bearerToken(authorization)
         let now = self.now()
-        switch cache.withLock({ $0.lookup(token, now: now, leeway: leeway) }) {
+        let lookup = cache.withLock { $0.lookup(token, now: now, leeway: leeway) }
+        if case .hit = lookup { tokenLookups?.record(hit: true) } else { tokenLookups?.record(hit: false) }
+        switch lookup {
         case .hit(let subject): return subject
         case .expired: throw UserAuthFailure(reason: "token expired")
         case .miss: break

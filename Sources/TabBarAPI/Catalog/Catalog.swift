@@ -16,8 +16,11 @@ final class Catalog: Sendable {
     private let configs = Mutex<[String: LiveConfig]>([:])
     private let writeLock = Mutex(())
     private let logger: Logger
+    /// Where the live versions' encodings count their cache hits and misses.
+    private let answerLookups: CacheLookups?
 
-    init(store: any TabBarStore, events: EventHub, logger: Logger) throws {
+    init(store: any TabBarStore, events: EventHub, logger: Logger, answerLookups: CacheLookups? = nil) throws {
+        self.answerLookups = answerLookups
         self.store = store
         self.events = events
         self.logger = logger
@@ -26,7 +29,7 @@ final class Catalog: Sendable {
             guard let stored = store.liveVersion(client: client) else { continue }
             switch TabBarConfig.decode(json: stored.document) {
             case .success(let config):
-                live[client] = LiveConfig(stored: stored, config: config)
+                live[client] = LiveConfig(stored: stored, config: config, lookups: answerLookups)
             case .failure(let error):
                 throw CatalogError(
                     description: "stored config of client '\(client)' version \(stored.version) does not decode: \(error)")
@@ -61,7 +64,7 @@ final class Catalog: Sendable {
             guard stored.version != current?.stored.version else { return }
             switch TabBarConfig.decode(json: stored.document) {
             case .success(let config):
-                let live = LiveConfig(stored: stored, config: config)
+                let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
                 configs.withLock { $0[client] = live }
                 logger.info(
                     "config published on another replica", metadata: ["client": "\(client)", "version": "\(stored.version)"])
@@ -92,7 +95,7 @@ final class Catalog: Sendable {
             let stored = try store.publish(
                 client: client, document: config.encoded(), note: note, rollbackOf: rollbackOf,
                 expectedVersion: expectedVersion)
-            let live = LiveConfig(stored: stored, config: config)
+            let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
             configs.withLock { $0[client] = live }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
             events.published(live)

@@ -14,9 +14,11 @@ final class LiveConfig: Sendable {
     /// The config's targeting rules, compiled once.
     let targeting: TargetingPlan
     /// The encodings of this version, built on first use.
-    let cache = VersionCache()
+    let cache: VersionCache
 
-    init(stored: ConfigVersion, config: TabBarConfig) {
+    /// `lookups`: where the encodings' cache counts its hits and misses.
+    init(stored: ConfigVersion, config: TabBarConfig, lookups: CacheLookups? = nil) {
+        cache = VersionCache(lookups: lookups)
         self.stored = stored
         self.config = config
         plan = config.mergePlan

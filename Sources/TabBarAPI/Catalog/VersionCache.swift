@@ -42,11 +42,17 @@ final class VersionCache: Sendable {
 
     private let tabBars = Mutex<[TabBarKey: EncodedTabBar]>([:])
     private let answers = Mutex<[AnswerKey: DefaultAnswer]>([:])
+    /// Where hits and misses are counted.
+    private let lookups: CacheLookups?
+
+    init(lookups: CacheLookups?) {
+        self.lookups = lookups
+    }
 
     /// The encoded tab bar in `locale` for the outcome keyed `outcome`; `build` makes it, outside the lock, the first
     /// time.
     func tabBar(locale: String, outcome: String, build: () -> EncodedTabBar) -> EncodedTabBar {
-        Self.cached(TabBarKey(locale: locale, outcome: outcome), in: tabBars, build: build)
+        cached(TabBarKey(locale: locale, outcome: outcome), in: tabBars, build: build)
     }
 
     /// The default answer in `locale` for the outcome keyed `outcome`, with or without `Vary: Accept-Language`;
@@ -54,20 +60,22 @@ final class VersionCache: Sendable {
     func defaultAnswer(
         locale: String, outcome: String, variesByLanguage: Bool, build: () -> DefaultAnswer
     ) -> DefaultAnswer {
-        Self.cached(
+        cached(
             AnswerKey(locale: locale, outcome: outcome, variesByLanguage: variesByLanguage), in: answers, build: build)
     }
 
-    private static func cached<Key: Hashable & Sendable, Value: Sendable>(
+    private func cached<Key: Hashable & Sendable, Value: Sendable>(
         _ key: Key, in cache: borrowing Mutex<[Key: Value]>, build: () -> Value
     ) -> Value {
         if let hit = cache.withLock({ $0[key] }) {
+            lookups?.record(hit: true)
             return hit
         }
+        lookups?.record(hit: false)
         let value = build()
         return cache.withLock { entries in
             if let first = entries[key] { return first }
-            if entries.count < maximumEntries {
+            if entries.count < Self.maximumEntries {
                 entries[key] = value
             }
             return value

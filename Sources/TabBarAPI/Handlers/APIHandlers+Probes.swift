@@ -25,4 +25,12 @@ extension APIHandlers {
         headers.add(name: "Cache-Control", value: "public, max-age=3600")
         return Response(status: 200, headers: headers, body: openAPIDocument)
     }
+
+    /// `GET /metrics`: the Prometheus text format (registered only while metrics are on).
+    func metricsText(_ request: Request) -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        return Response(status: 200, headers: headers, body: Data(metrics?.scrape(catalog: catalog) ?? []))
+    }
 }

@@ -26,6 +26,8 @@ final class APIHandlers: Sendable {
     let logger: Logger
     /// Which other origins' pages may call the service (the server adds the fields; preflights are refused here).
     let crossOrigin: CrossOriginPolicy
+    /// The Prometheus series, nil when metrics are off.
+    let metrics: ServiceMetrics?
     /// Whether other replicas write to the store, so that a request may name what this one has not read yet.
     let storeIsShared: Bool
     private let shuttingDown = Mutex(false)
@@ -33,8 +35,9 @@ final class APIHandlers: Sendable {
     init(
         catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
         staleWhileRevalidate: Int, countryHeader: String? = nil, crossOrigin: CrossOriginPolicy = CrossOriginPolicy(),
-        openAPIDocument: Data, logger: Logger
+        metrics: ServiceMetrics? = nil, openAPIDocument: Data, logger: Logger
     ) {
+        self.metrics = metrics
         self.crossOrigin = crossOrigin
         self.catalog = catalog
         self.adminToken = adminToken
@@ -68,9 +71,11 @@ final class APIHandlers: Sendable {
     /// Throws 401 unless the request carries the admin token.
     func requireAdmin(_ request: Request) throws {
         guard let authorization = request.headers["Authorization"] else {
+            metrics?.authenticationFailed(who: "admin", reason: "missing token")
             throw APIError.unauthorized("This endpoint needs the admin bearer token.")
         }
         guard adminToken.authorizes(authorization) else {
+            metrics?.authenticationFailed(who: "admin", reason: "unknown token")
             throw APIError.unauthorized("The bearer token is not the admin token.")
         }
     }
@@ -101,7 +106,9 @@ final class APIHandlers: Sendable {
         if verifying {
             switch userAuth.subject(authorization: authorization) {
             case .success(let verified): subject = verified
-            case .failure(let failure): throw APIError.userUnauthorized(failure.reason)
+            case .failure(let failure):
+                metrics?.authenticationFailed(who: "user", reason: failure.reason)
+                throw APIError.userUnauthorized(failure.reason)
             }
         } else {
             guard let cached = userAuth.cachedSubject(authorization: authorization) else { return nil }
@@ -112,7 +119,10 @@ final class APIHandlers: Sendable {
         }
         if pathUser == "me" { return subject }
         let user = try Request.userID(pathUser)
-        guard user == subject else { throw APIError.forbidden("The token does not belong to this user.") }
+        guard user == subject else {
+            metrics?.authenticationFailed(who: "user", reason: "token of another user")
+            throw APIError.forbidden("The token does not belong to this user.")
+        }
         return user
     }
 

@@ -33,6 +33,9 @@ final class TabConfigResponder: Responder {
         add("GET", "/healthz") { $0.health($1) }
         add("GET", "/readyz") { $0.readiness($1) }
         add("GET", "/openapi.yaml") { $0.openAPI($1) }
+        if handlers.metrics != nil {
+            add("GET", "/metrics") { $0.metricsText($1) }
+        }
         add("GET", "/v1/clients") { try $0.listClients($1) }
         add("GET", Self.defaultTabsRoute, head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
         add("GET", Self.tabEventsRoute) { try $0.tabEvents($1) }

@@ -22,6 +22,8 @@ public final class PostgresStore: TabBarStore {
         public var maximumConnections = 20
         /// How long a write or the opening waits for the database before it fails as unavailable.
         public var timeout: Duration = .seconds(10)
+        /// Where the commit durations and batch sizes of tab-order saves are reported.
+        public var instruments = StoreInstruments()
 
         /// The defaults.
         public init() {}
@@ -55,7 +57,9 @@ public final class PostgresStore: TabBarStore {
         configuration.options.maximumConnections = options.maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        saves = SaveBatcher(database: client, origin: origin, timeout: options.timeout, logger: logger)
+        saves = SaveBatcher(
+            database: client, origin: origin, timeout: options.timeout, logger: logger,
+            instruments: options.instruments)
         tasks.withLock {
             $0.append(Task(executorPreference: DatabaseExecutor.shared) { await client.run() })
         }
@@ -191,6 +195,9 @@ public final class PostgresStore: TabBarStore {
         }
         return true
     }
+
+    /// PostgreSQL keeps no journal of the store's own.
+    public var journalBytes: Int? { nil }
 
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }

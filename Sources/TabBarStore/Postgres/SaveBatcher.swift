@@ -34,9 +34,14 @@ final class SaveBatcher: Sendable {
     private let origin: String
     private let timeout: Duration
     private let logger: Logger
+    private let instruments: StoreInstruments
 
-    init(database: PostgresClient, origin: String, timeout: Duration, logger: Logger) {
+    init(
+        database: PostgresClient, origin: String, timeout: Duration, logger: Logger,
+        instruments: StoreInstruments = StoreInstruments()
+    ) {
         self.database = database
+        self.instruments = instruments
         self.origin = origin
         self.timeout = timeout
         self.logger = logger
@@ -64,8 +69,10 @@ final class SaveBatcher: Sendable {
     private func flush() async {
         while let batch = nextBatch() {
             let written: [CustomizationKey: UInt64]
+            let started = ContinuousClock.now
             do {
                 written = try await write(batch)
+                instruments.commitFinished(duration: ContinuousClock.now - started, batchSize: batch.count)
             } catch {
                 logger.error("PostgreSQL store: a batch of \(batch.count) tab-order saves failed: \(error)")
                 batch.forEach { $0.completion(.failure(StoreError.unavailable)) }

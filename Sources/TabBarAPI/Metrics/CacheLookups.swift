@@ -1,0 +1,20 @@
+import Prometheus
+
+/// The hits and misses of one of the service's caches: `tabconfig_cache_lookups_total{cache,result}`.
+final class CacheLookups: Sendable {
+    private let hits: Counter
+    private let misses: Counter
+
+    init(cache: String, registry: PrometheusCollectorRegistry) {
+        let help = "Lookups in the service's caches (encoded answers, verified user tokens), by cache and result."
+        hits = registry.makeCounter(
+            name: "tabconfig_cache_lookups_total", labels: [("cache", cache), ("result", "hit")], help: help)
+        misses = registry.makeCounter(
+            name: "tabconfig_cache_lookups_total", labels: [("cache", cache), ("result", "miss")], help: help)
+    }
+
+    /// Counts one lookup.
+    func record(hit: Bool) {
+        (hit ? hits : misses).increment()
+    }
+}
