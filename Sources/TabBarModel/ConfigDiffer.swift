@@ -59,7 +59,9 @@ struct ConfigDiffer {
     }
 
     /// Compares two present values: objects by member, arrays of one length by index, anything else whole.
-    private mutating func compareValues(_ old: JSONValue, _ new: JSONValue, beforePointer: String, afterPointer: String) {
+    private mutating func compareValues(
+        _ old: JSONValue, _ new: JSONValue, beforePointer: String, afterPointer: String
+    ) {
         guard old != new else { return }
         switch (old, new) {
         case (.object, .object):
@@ -83,13 +85,12 @@ struct ConfigDiffer {
         let oldMembers = Self.members(old)
         let newMembers = Self.members(new)
         for key in Set(oldMembers.keys).union(newMembers.keys).sorted() {
-            let pointers = (
-                before: JSONPointer.appending(key, to: beforePointer), after: JSONPointer.appending(key, to: afterPointer)
-            )
+            let memberBefore = JSONPointer.appending(key, to: beforePointer)
+            let memberAfter = JSONPointer.appending(key, to: afterPointer)
             if key == tabsKey {
-                compareTabs(oldMembers[key], newMembers[key], beforePointer: pointers.before, afterPointer: pointers.after)
+                compareTabs(oldMembers[key], newMembers[key], beforePointer: memberBefore, afterPointer: memberAfter)
             } else {
-                compare(oldMembers[key], newMembers[key], beforePointer: pointers.before, afterPointer: pointers.after)
+                compare(oldMembers[key], newMembers[key], beforePointer: memberBefore, afterPointer: memberAfter)
             }
         }
     }
@@ -123,8 +124,13 @@ struct ConfigDiffer {
             if moved.contains(id) {
                 changes.append(.init(kind: .moved, pointer: pointer, from: live.pointer))
             }
-            compareObjects(live.value, tab, beforePointer: live.pointer, afterPointer: pointer, tabsKey: "children")
+            compareTab(live, tab, afterPointer: pointer)
         }
+    }
+
+    /// Compares a tab in both documents member by member, its `children` by id.
+    private mutating func compareTab(_ live: Place, _ tab: JSONValue, afterPointer: String) {
+        compareObjects(live.value, tab, beforePointer: live.pointer, afterPointer: afterPointer, tabsKey: "children")
     }
 
     /// Below an added tab: the tabs that were elsewhere in the live document, each moved and compared.
@@ -137,7 +143,7 @@ struct ConfigDiffer {
                 if moved.contains(id) {
                     changes.append(.init(kind: .moved, pointer: pointer, from: live.pointer))
                 }
-                compareObjects(live.value, child, beforePointer: live.pointer, afterPointer: pointer, tabsKey: "children")
+                compareTab(live, child, afterPointer: pointer)
             } else {
                 compareTabsMovedInto(child, afterPointer: pointer)
             }
