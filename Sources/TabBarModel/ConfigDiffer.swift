@@ -12,6 +12,9 @@ struct ConfigDiffer {
 
     private let before: JSONValue
     private let after: JSONValue
+    /// Every tab of each document in document order (a tab before its children).
+    private let beforePlaces: [Place]
+    private let afterPlaces: [Place]
     /// Each id's first tab in document order; a repeated id's later tabs are matched with nothing.
     private let beforeTabs: [String: Place]
     private let afterTabs: [String: Place]
@@ -26,16 +29,16 @@ struct ConfigDiffer {
     init(before: JSONValue, after: JSONValue) {
         self.before = before
         self.after = after
-        beforeTabs = Self.firstPlaces(Self.places(in: before))
-        afterTabs = Self.firstPlaces(Self.places(in: after))
+        beforePlaces = Self.places(in: before)
+        afterPlaces = Self.places(in: after)
+        beforeTabs = Self.firstPlaces(beforePlaces)
+        afterTabs = Self.firstPlaces(afterPlaces)
     }
 
     /// Fills the parts; does nothing when the documents are equal.
     mutating func run() {
         guard before != after else { return }
-        let beforePlaces = Self.places(in: before)
-        let afterPlaces = Self.places(in: after)
-        moved = movedTabs(afterPlaces)
+        moved = movedTabs()
         tabsRemoved = beforePlaces.filter { !isMatched($0, in: beforeTabs) }.map(\.id)
         tabsAdded = afterPlaces.filter { !isMatched($0, in: afterTabs) }.map(\.id)
         tabsChanged = afterPlaces.filter { isMatched($0, in: afterTabs) && ownMembersOrPlaceDiffer($0) }.map(\.id)
@@ -154,7 +157,7 @@ struct ConfigDiffer {
 
     /// The tabs in both documents that changed place: those under another parent, and among the siblings that kept
     /// their parent, those outside the longest run that kept its order.
-    private func movedTabs(_ afterPlaces: [Place]) -> Set<String> {
+    private func movedTabs() -> Set<String> {
         var result: Set<String> = []
         var siblings: [String?: [(id: String, liveIndex: Int)]] = [:]
         var parents: [String?] = []
@@ -219,7 +222,7 @@ struct ConfigDiffer {
 
     // MARK: - Reading the documents
 
-    /// Every tab of a document in document order (a tab before its children).
+    /// Every tab of a document in document order.
     private static func places(in document: JSONValue) -> [Place] {
         var result: [Place] = []
         collect(members(document)["tabs"], pointer: "/tabs", parent: nil, into: &result)
