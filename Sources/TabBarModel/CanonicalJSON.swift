@@ -17,8 +17,20 @@ public enum CanonicalJSON {
     /// Encodes a value of the project's own types, which hold only strings, numbers, booleans, dates and containers
     /// and so cannot fail to encode.
     public static func encode(_ value: some Encodable) -> Data {
+        encode(value, with: makeEncoder())
+    }
+
+    /// The same JSON indented, with a trailing newline: for files people read and keep in version control, where
+    /// equal values give equal bytes.
+    public static func encodePretty(_ value: some Encodable) -> Data {
+        let encoder = makeEncoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return encode(value, with: encoder) + Data("\n".utf8)
+    }
+
+    private static func encode(_ value: some Encodable, with encoder: JSONEncoder) -> Data {
         do {
-            return try makeEncoder().encode(value)
+            return try encoder.encode(value)
         } catch {
             preconditionFailure("encoding a value of the project's own types cannot fail: \(error)")
         }

@@ -50,11 +50,18 @@ final class ServerProcess {
     }
 
     /// Runs `tabconfig` with `arguments` (and `input` on its standard input) to the end: its exit status and its
-    /// standard output and error together.
-    static func run(_ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
+    /// standard output and error together. With `environment`, the child gets it instead of this process's
+    /// TABCONFIG_ variables.
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+    ) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = try executable("tabconfig")
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
+                .merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe

@@ -2,21 +2,37 @@ import Foundation
 import MicroHTTP
 import TabBarModel
 
-/// An RFC 9457 problem document as sent on the wire.
-struct Problem: Encodable {
-    var type: String
-    var title: String
-    var status: Int
-    var detail: String
-    var errors: [Entry]?
+/// An RFC 9457 problem document as sent on the wire; public so that `tabconfig`'s HTTP commands read it with this
+/// type.
+public struct Problem: Codable, Sendable {
+    /// A URI naming the kind of problem (`urn:tabconfig:problem:…`).
+    public var type: String
+    /// A short summary of the kind.
+    public var title: String
+    /// The HTTP status.
+    public var status: Int
+    /// What went wrong in this request.
+    public var detail: String
+    /// Every problem at a place in the request, if the request had any.
+    public var errors: [Entry]?
     /// The request's id (`X-Request-Id`), naming this occurrence of the problem.
-    var instance: String?
+    public var instance: String?
 
     /// One entry of `errors`: a place in the body (`pointer`) or a path or query parameter (`parameter`).
-    struct Entry: Encodable {
-        var pointer: String?
-        var parameter: String?
-        var message: String
+    public struct Entry: Codable, Sendable {
+        /// RFC 6901 pointer into the body.
+        public var pointer: String?
+        /// The path or query parameter.
+        public var parameter: String?
+        /// What is wrong.
+        public var message: String
+
+        /// The entry as command-line tools print it: `POINTER: MESSAGE` (`/` for the whole body), or
+        /// `PARAMETER: MESSAGE`.
+        public var line: String {
+            if let parameter { return "\(parameter): \(message)" }
+            return ValidationProblem(pointer: pointer ?? "", message: message).line
+        }
     }
 
     init(_ error: APIError, instance: String?) {

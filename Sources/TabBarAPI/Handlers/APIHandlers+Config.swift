@@ -27,11 +27,14 @@ extension APIHandlers {
         return validators.jsonResponse(CanonicalJSON.encode(version.envelope))
     }
 
-    /// `PUT /v1/clients/{client}/config`: validates and publishes a new version; honours `If-Match` and `?note=`.
+    /// `PUT /v1/clients/{client}/config`: validates and publishes a new version; honours `If-Match`,
+    /// `If-None-Match` and `?note=`. With `?dryRun=true` it checks all the same and answers what the publish would
+    /// change (`DryRunBody`), publishing nothing.
     func putConfig(_ request: Request) throws -> Response {
         try requireAdmin(request)
         let client = try request.clientID()
         let note = try request.noteQuery()
+        let dryRun = try request.dryRunQuery()
         let body = try request.jsonBody()
         let config: TabBarConfig
         switch TabBarConfig.decode(json: body) {
@@ -40,7 +43,22 @@ extension APIHandlers {
         case .failure(.invalid(let problems)):
             throw APIError.invalidDocument("The config document is not valid; nothing was published.", problems)
         }
+        if dryRun {
+            return try previewPublish(client: client, config: config, request: request)
+        }
         return try publish(client: client, config: config, note: note, rollbackOf: nil, request: request)
+    }
+
+    /// A dry run: the request's conditions checked against the live version as a publish checks them, and the diff
+    /// against it. Nothing is stored, published or sent to event subscribers.
+    func previewPublish(client: String, config: TabBarConfig, request: Request) throws -> Response {
+        let live = catalog.live(client)
+        _ = try publishCondition(request, current: live?.stored.version)
+        let diff = ConfigDiff(live: live?.config, proposed: config)
+        return .json(
+            DryRunBody(
+                client: client, liveVersion: live?.stored.version ?? 0,
+                liveETag: live.map { EntityTag.config(version: $0.stored.version) }, diff: diff))
     }
 
     /// `DELETE /v1/clients/{client}/config`: deletes the client, its versions and its users' customizations.
@@ -51,23 +69,35 @@ extension APIHandlers {
         return .noContent
     }
 
-    /// Publishes after checking the request's `If-Match` against the live version; answers 201 with the envelope.
+    /// Publishes after checking the request's conditions against the live version (`publishCondition`); answers 201
+    /// with the envelope. Every publish makes a new version, also of a document equal to the live one.
     func publish(
         client: String, config: TabBarConfig, note: String?, rollbackOf: Int?, request: Request
     ) throws -> Response {
-        var expectedVersion: Int?
-        if let ifMatch = request.headers["If-Match"] {
-            let current = catalog.live(client)?.stored.version
-            guard EntityTag.matchHolds(ifMatch, current: current.map { EntityTag.config(version: $0) }) else {
-                throw APIError.revisionMismatch
-            }
-            expectedVersion = current ?? 0
-        }
+        let expectedVersion = try publishCondition(request, current: catalog.live(client)?.stored.version)
         let live = try catalog.publish(
             client: client, config: config, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion)
         var response = Response.json(live.envelope, status: 201)
         response.headers.add(name: "ETag", value: EntityTag.config(version: live.stored.version))
         response.headers.add(name: "Location", value: "/v1/clients/\(client)/config/versions/\(live.stored.version)")
         return response
+    }
+
+    /// The live version a publish must replace, from the request's conditions (RFC 9110 §13.1) against `current`,
+    /// the live version (nil when there is none): `If-Match` must name it (or be `*` with one live), and
+    /// `If-None-Match` must not (`*`: there must be none). 412 when a condition fails; else the version for the
+    /// store's compare-and-set (0: none), or nil when the request sets no condition.
+    func publishCondition(_ request: Request, current: Int?) throws -> Int? {
+        let currentTag = current.map { EntityTag.config(version: $0) }
+        var expectedVersion: Int?
+        if let ifMatch = request.headers["If-Match"] {
+            guard EntityTag.matchHolds(ifMatch, current: currentTag) else { throw APIError.revisionMismatch }
+            expectedVersion = current ?? 0
+        }
+        if let ifNoneMatch = request.headers["If-None-Match"] {
+            if let currentTag, EntityTag.noneMatchHits(ifNoneMatch, currentTag) { throw APIError.revisionMismatch }
+            if current == nil, EntityTag.list(ifNoneMatch).contains("*") { expectedVersion = 0 }
+        }
+        return expectedVersion
     }
 }

@@ -56,6 +56,17 @@ extension Request {
         return note
     }
 
+    /// The `?dryRun=` query parameter of a publish: `true` or `false` (the default), given at most once, so that a
+    /// request never leaves in doubt whether it publishes.
+    func dryRunQuery() throws -> Bool {
+        let values = queryItems.filter { $0.name == "dryRun" }.map(\.value)
+        guard let value = values.first else { return false }
+        guard values.count == 1, value == "true" || value == "false" else {
+            throw APIError.invalidParameter("dryRun", "dryRun is true or false, given at most once")
+        }
+        return value == "true"
+    }
+
     /// The `{version}` path parameter: a positive integer.
     func versionNumber() throws -> Int {
         let text = pathParameters["version"] ?? ""
