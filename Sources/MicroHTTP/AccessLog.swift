@@ -35,16 +35,16 @@ final class AccessLog: Sendable {
         buffer = AccessLogBuffer(descriptor: STDERR_FILENO, flushDelay: Self.flushDelay, format: format)
     }
 
-    /// Adds the line of a finished request; `outcome` names how it ended when it did not complete normally.
-    func record(_ state: RequestState, route: String?, outcome: String?) {
-        let (seconds, attoseconds) = (ContinuousClock.now - state.started).components
+    /// Adds the line of a finished request that took `duration`; `outcome` names how it ended when it did not
+    /// complete normally.
+    func record(_ state: RequestState, route: String?, duration: Duration, outcome: String?) {
+        let (seconds, attoseconds) = duration.components
         let microseconds = Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
         let status = state.status
         switch format {
         case .text:
-            buffer.append { line, timestamp in
+            buffer.append { line in
                 // Metadata keys in sorted order, as StreamLogHandler prints them.
-                line.bytes.append(contentsOf: timestamp)
                 line.append(" info ")
                 line.append(label)
                 line.append(": bytes=")
@@ -66,10 +66,8 @@ final class AccessLog: Sendable {
                 line.append(" [MicroHTTP] request\n")
             }
         case .json:
-            buffer.append { line, timestamp in
-                line.append("{\"timestamp\":\"")
-                line.bytes.append(contentsOf: timestamp)
-                line.append("\",\"level\":\"info\",\"label\":\"")
+            buffer.append { line in
+                line.append(",\"level\":\"info\",\"label\":\"")
                 line.appendToken(label)
                 line.append("\",\"source\":\"MicroHTTP\",\"message\":\"request\",\"method\":\"")
                 line.appendToken(state.request.method)

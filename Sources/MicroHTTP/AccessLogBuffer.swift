@@ -32,14 +32,15 @@ final class AccessLogBuffer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Adds one line: what `build` appends (which must end with a newline), given the line's timestamp in
-    /// `format`.
-    func append(_ build: (inout AccessLogLine, _ timestamp: [UInt8]) -> Void) {
+    /// Adds one line: its start with the timestamp (text: the timestamp; JSON: `{"timestamp":"…"`), then what
+    /// `build` appends (which must end with a newline).
+    func append(_ build: (inout AccessLogLine) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else { return }
         let wasEmpty = pending.bytes.isEmpty
-        build(&pending, timestamp())
+        appendTimestamp()
+        build(&pending)
         if wasEmpty {
             condition.signal()
         }
@@ -58,18 +59,23 @@ final class AccessLogBuffer: @unchecked Sendable {
         finished.wait()
     }
 
-    /// The time in `format`: for text the local time as swift-log's `StreamLogHandler` prints it, formatted once
-    /// per second; for JSON the UTC time to the millisecond. Called with the lock held.
-    private func timestamp() -> [UInt8] {
+    /// Appends the line's start in `format`: for text the local time as swift-log's `StreamLogHandler` prints it,
+    /// for JSON the opening of the object and the UTC time to the millisecond; the seconds are formatted once per
+    /// second. Called with the lock held.
+    private func appendTimestamp() {
         let (second, nanoseconds) = LogTimestamp.now()
         if second != stampSecond {
             stamp = format == .text ? LogTimestamp.text(second: second) : LogTimestamp.jsonSeconds(second: second)
             stampSecond = second
         }
-        guard format == .json else { return stamp }
-        var precise = stamp
-        LogTimestamp.appendJSONFraction(nanoseconds, to: &precise)
-        return precise
+        guard format == .json else {
+            pending.bytes.append(contentsOf: stamp)
+            return
+        }
+        pending.append("{\"timestamp\":\"")
+        pending.bytes.append(contentsOf: stamp)
+        LogTimestamp.appendJSONFraction(nanoseconds, to: &pending.bytes)
+        pending.append("\"")
     }
 
     private func run() {

@@ -117,14 +117,17 @@ enum DaemonCallbacks {
             state.bytesSent = feed.bytesRead
             state.streamConnection = nil
         }
+        let duration = ContinuousClock.now - state.started
         if let observer = context.requestObserver {
             observer.requestFinished(
                 FinishedRequest(
                     method: state.request.method, route: state.route(context.responder), status: state.status,
-                    duration: ContinuousClock.now - state.started, bytes: state.bytesSent, completed: completed))
+                    duration: duration, bytes: state.bytesSent, completed: completed))
         }
         if let accessLog = context.accessLog {
-            accessLog.record(state, route: state.route(context.responder), outcome: completed ? nil : describe(termination))
+            accessLog.record(
+                state, route: state.route(context.responder), duration: duration,
+                outcome: completed ? nil : describe(termination))
         } else if !completed {
             context.logger.debug(
                 "request ended early",
