@@ -4,6 +4,9 @@
 start_server() {
   local binary=$1 data=$2
   shift 2
+  # Created here, not by the background job's redirection: the first sed below could run before that, fail, and
+  # end a caller running under `set -eo pipefail` (seen once).
+  : >"$data/server.log"
   env "$@" "$binary" serve --port 0 --data-dir "$data/store" 2>"$data/server.log" &
   server_pid=$!
   port=
