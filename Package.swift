@@ -29,6 +29,9 @@ let package = Package(
         // registry, which writes the text format and keeps HELP texts; 2.4.1 and 2.13.0 are the releases built here.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // swift-crypto: SHA-256 of admin tokens. jwt-kit and postgres-nio already build it (4.5.2 here); the range is
+        // jwt-kit's.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -77,6 +80,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings

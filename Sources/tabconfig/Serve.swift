@@ -3,14 +3,15 @@ import Foundation
 import Logging
 import TabBarAPI
 
-/// `tabconfig serve`: runs the HTTP service until SIGTERM or SIGINT.
+/// `tabconfig serve`: runs the HTTP service until SIGTERM or SIGINT; SIGHUP re-reads the admin keys file.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the HTTP service (flags win over TABCONFIG_* environment variables).",
+        abstract: "Run the HTTP service (flags win over TABCONFIG_* variables; SIGHUP reloads the admin keys file).",
         discussion: """
             Settings read only from the environment (secrets stay out of the process list):
-              TABCONFIG_ADMIN_TOKEN              admin bearer token (default: read from
-                                                 or generated into <data-dir>/admin-token)
+              TABCONFIG_ADMIN_TOKEN              token of an admin-scope key named admin-token
+                                                 (default without --admin-keys: read from or
+                                                 generated into <data-dir>/admin-token)
               TABCONFIG_JWT_HS256_SECRET         user auth: HS256 secret, 32 bytes or more
               TABCONFIG_JWT_JWKS_FILE            user auth: JWKS file (RS256/ES256 keys)
               TABCONFIG_JWT_ISSUER               a user token's iss must equal it
@@ -33,6 +34,8 @@ struct Serve: ParsableCommand {
     var dataDir: String?
     @Option(help: "A PostgreSQL database to keep everything in, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require], shared by several replicas (TABCONFIG_STORE_URL, default: the file store in the data directory).")
     var store: String?
+    @Option(name: .customLong("admin-keys"), help: "A JSON file of named admin keys with scopes (read, publish, admin), holding SHA-256 digests of their tokens (`tabconfig keys add` writes it); SIGHUP re-reads it (TABCONFIG_ADMIN_KEYS_FILE).")
+    var adminKeys: String?
     @Option(name: .customLong("max-body-size"), help: "Largest request body in bytes (TABCONFIG_MAX_BODY_SIZE, default 1048576).")
     var maxBodySize: Int?
     @Option(name: .customLong("connection-limit"), help: "Most concurrent connections (TABCONFIG_CONNECTION_LIMIT, default 1024).")
@@ -67,8 +70,8 @@ struct Serve: ParsableCommand {
     var corsOrigins: [String] = []
 
     func run() throws {
-        // Before any thread starts, so that a SIGTERM or SIGINT arriving during startup waits for the shutdown.
-        let signals = SignalWaiter(blocking: [SIGTERM, SIGINT])
+        // Before any thread starts, so that a signal arriving during startup waits for the server to be up.
+        let signals = SignalWaiter(blocking: [SIGTERM, SIGINT, SIGHUP])
         var configuration = try ApplicationConfiguration(environment: ProcessInfo.processInfo.environment)
         if let logLevel { configuration.logLevel = try ApplicationConfiguration.parseLogLevel(logLevel) }
         if let logFormat { configuration.logFormat = try ApplicationConfiguration.parseLogFormat(logFormat) }
@@ -91,6 +94,7 @@ struct Serve: ParsableCommand {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let dataDir { configuration.dataDirectory = URL(fileURLWithPath: dataDir) }
+        if let adminKeys { configuration.adminKeysFile = URL(fileURLWithPath: adminKeys) }
         if let store { configuration.storeURL = try ApplicationConfiguration.parseStoreURL(store) }
         if let maxBodySize { configuration.maxBodySize = maxBodySize }
         if let connectionLimit { configuration.connectionLimit = connectionLimit }
@@ -114,7 +118,9 @@ struct Serve: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        signals.wait()
+        while signals.wait() == SIGHUP {
+            application.reloadAdminKeys()
+        }
         application.shutdown()
     }
 }

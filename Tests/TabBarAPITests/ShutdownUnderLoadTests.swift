@@ -343,31 +343,6 @@ struct ShutdownUnderLoadTests {
         }
     }
 
-    /// Runs `work` on its own thread.
-    final class Background: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let finished = Atomic<Bool>(false)
-
-        init(_ work: @escaping @Sendable () -> Void) {
-            let thread = Thread { [self] in
-                work()
-                finished.store(true, ordering: .releasing)
-                done.signal()
-            }
-            thread.start()
-        }
-
-        /// Whether the work has returned.
-        var isFinished: Bool { finished.load(ordering: .acquiring) }
-
-        /// Waits up to 30 seconds; false if the work has not finished by then. Can be called again.
-        func join() -> Bool {
-            guard done.wait(timeout: .now() + 30) == .success else { return false }
-            done.signal()
-            return true
-        }
-    }
-
     /// A bare TCP connection, for a request whose interim `100 Continue` must be read before its body is sent.
     final class RawConnection {
         private let descriptor: Int32

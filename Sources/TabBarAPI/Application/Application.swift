@@ -35,10 +35,9 @@ public final class Application: Sendable {
             _ = try catalog.publish(client: "ios-phone", config: .sample, note: "embedded sample")
             logger.notice("published the sample config", metadata: ["client": "ios-phone"])
         }
-        let token = try AdminToken.load(
-            configured: configuration.adminToken, dataDirectory: dataDirectory, logger: logger)
+        let adminKeys = try Self.adminKeyring(configuration, logger: logger)
         handlers = APIHandlers(
-            catalog: catalog, adminToken: token, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
+            catalog: catalog, adminKeys: adminKeys, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
             countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy, metrics: metrics,
             openAPIDocument: try OpenAPIDocument.load(), logger: logger)
@@ -60,6 +59,46 @@ public final class Application: Sendable {
             listener: listener)
     }
 
+    /// The keys file's keys and the admin token's key: `TABCONFIG_ADMIN_TOKEN`, else, without a keys file, the token
+    /// read from or generated into the data directory.
+    private static func adminKeyring(_ configuration: ApplicationConfiguration, logger: Logger) throws -> AdminKeyring {
+        var token = configuration.adminToken
+        if token == nil, configuration.adminKeysFile == nil {
+            token = try AdminToken.load(configured: nil, dataDirectory: configuration.dataDirectory, logger: logger)
+        }
+        let keyring = try AdminKeyring(
+            file: configuration.adminKeysFile,
+            tokenKey: token.map { AdminKey(name: AdminToken.keyName, scope: .admin, token: $0) })
+        if let file = configuration.adminKeysFile {
+            logger.info(
+                "read the admin keys file",
+                metadata: ["path": "\(file.path)", "keys": "\(keyring.current.map(\.name).joined(separator: ","))"])
+        }
+        return keyring
+    }
+
+    /// Re-reads the admin keys file (SIGHUP), logging the keys now in force, or why the previous ones stay in force.
+    /// Requests in flight finish with the key they were let in by. Returns whether the file was read.
+    @discardableResult
+    public func reloadAdminKeys() -> Bool {
+        guard let file = handlers.adminKeys.file else {
+            logger.notice("no admin keys file is configured: nothing to reload")
+            return false
+        }
+        do {
+            let keys = try handlers.adminKeys.reload()
+            handlers.metrics?.adminKeysReloaded(succeeded: true)
+            logger.notice(
+                "reloaded the admin keys file",
+                metadata: ["path": "\(file.path)", "keys": "\(keys.map(\.name).joined(separator: ","))"])
+            return true
+        } catch {
+            handlers.metrics?.adminKeysReloaded(succeeded: false)
+            logger.error("cannot reload the admin keys file; the keys in force stay: \(error)")
+            return false
+        }
+    }
+
     /// The PostgreSQL store when a store URL is configured, else the file store in the data directory.
     private static func openStore(
         _ configuration: ApplicationConfiguration, instruments: StoreInstruments, logger: Logger
@@ -71,9 +110,9 @@ public final class Application: Sendable {
             options.groupCommit = configuration.groupCommit
             return try FileStore(directory: configuration.dataDirectory, options: options, logger: logger)
         }
-        if configuration.adminToken == nil {
+        if configuration.adminToken == nil, configuration.adminKeysFile == nil {
             logger.warning(
-                "with a PostgreSQL store, set TABCONFIG_ADMIN_TOKEN: a token generated into the data directory is this replica's only")
+                "with a PostgreSQL store, set TABCONFIG_ADMIN_TOKEN or an admin keys file: a token generated into the data directory is this replica's only")
         }
         var options = PostgresStore.Options()
         options.keepVersions = configuration.keepVersions

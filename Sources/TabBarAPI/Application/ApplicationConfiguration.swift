@@ -14,8 +14,11 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     /// A PostgreSQL database to keep everything in instead of the data directory's file store (several replicas
     /// can share it); the data directory then holds only a generated admin token.
     public var storeURL: PostgresStoreURL?
-    /// Bearer token for the admin endpoints; `nil` reads or generates `<data>/admin-token`.
+    /// Bearer token of an `admin` key named `admin-token`; `nil` reads or generates `<data>/admin-token`, unless
+    /// an admin keys file is configured.
     public var adminToken: String?
+    /// A file of named admin keys with scopes (``AdminKeysFile``), re-read on SIGHUP.
+    public var adminKeysFile: URL?
     /// Largest accepted request body in bytes.
     public var maxBodySize = 1024 * 1024
     /// Most connections served at once.
@@ -92,6 +95,9 @@ extension ApplicationConfiguration {
         if let port = try int("TABCONFIG_PORT") { self.port = port }
         if let dir = environment["TABCONFIG_DATA_DIR"], !dir.isEmpty { dataDirectory = URL(fileURLWithPath: dir) }
         if let token = environment["TABCONFIG_ADMIN_TOKEN"], !token.isEmpty { adminToken = token }
+        if let file = environment["TABCONFIG_ADMIN_KEYS_FILE"], !file.isEmpty {
+            adminKeysFile = URL(fileURLWithPath: file)
+        }
         if let url = environment["TABCONFIG_STORE_URL"], !url.isEmpty { storeURL = try Self.parseStoreURL(url) }
         if let value = try int("TABCONFIG_MAX_BODY_SIZE") { maxBodySize = value }
         if let value = try int("TABCONFIG_CONNECTION_LIMIT") { connectionLimit = value }

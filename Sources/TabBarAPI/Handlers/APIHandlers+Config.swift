@@ -5,7 +5,7 @@ import TabBarModel
 extension APIHandlers {
     /// `GET /v1/clients`: every client with its live version.
     func listClients(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.read, request)
         let clients = catalog.clients().map {
             ClientSummary(client: $0.stored.client, version: $0.stored.version, publishedAt: $0.stored.publishedAt)
         }
@@ -14,7 +14,7 @@ extension APIHandlers {
 
     /// `GET /v1/clients/{client}/config`: the live source document with its version.
     func getConfig(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.read, request)
         return configResponse(try requireLive(try request.clientID()), request)
     }
 
@@ -31,7 +31,8 @@ extension APIHandlers {
     /// `If-None-Match` and `?note=`. With `?dryRun=true` it checks all the same and answers what the publish would
     /// change (`DryRunBody`), publishing nothing.
     func putConfig(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        // A dry run publishes nothing: a read key may make one (a CI job checking a change before review).
+        try requireScope((try? request.dryRunQuery()) == true ? .read : .publish, request)
         let client = try request.clientID()
         let note = try request.noteQuery()
         let dryRun = try request.dryRunQuery()
@@ -63,7 +64,7 @@ extension APIHandlers {
 
     /// `DELETE /v1/clients/{client}/config`: deletes the client, its versions and its users' customizations.
     func deleteConfig(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.admin, request)
         let client = try request.clientID()
         guard try catalog.delete(client: client) else { throw APIError.unknownClient(client) }
         return .noContent

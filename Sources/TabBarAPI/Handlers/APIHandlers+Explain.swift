@@ -7,7 +7,7 @@ extension APIHandlers {
     /// saved order is then merged as their tab bar would be), whether each tab and experiment applies, the first
     /// rule that failed with its pointer, and the resulting tab bar.
     func explainTabs(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.read, request)
         let client = try request.clientID()
         let localeQuery = try request.localeQuery()
         var context = try requestContext(request.queryItems, country: countryHeader.flatMap { request.headers[$0] })

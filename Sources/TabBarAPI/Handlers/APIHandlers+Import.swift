@@ -5,7 +5,7 @@ import TabBarModel
 extension APIHandlers {
     /// `POST /v1/import/plist?client=…`: publishes a config converted from an `ApplicationHierarchy.plist` body.
     func importPlist(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.publish, request)
         guard let client = request.query("client") else {
             throw APIError.invalidParameter("client", "the query parameter client is required")
         }

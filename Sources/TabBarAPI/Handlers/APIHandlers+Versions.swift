@@ -6,7 +6,7 @@ import TabBarStore
 extension APIHandlers {
     /// `GET /v1/clients/{client}/config/versions`: the kept versions, newest first.
     func listVersions(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.read, request)
         let client = try request.clientID()
         let live = try requireLive(client)
         let versions = store.versionHistory(client: client).map {
@@ -19,7 +19,7 @@ extension APIHandlers {
 
     /// `GET /v1/clients/{client}/config/versions/{version}`: one kept version with its document.
     func getVersion(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.read, request)
         let client = try request.clientID()
         let number = try request.versionNumber()
         _ = try requireLive(client)
@@ -28,7 +28,7 @@ extension APIHandlers {
 
     /// `POST /v1/clients/{client}/config/rollback`: publishes a copy of an older version as the new live one.
     func rollback(_ request: Request) throws -> Response {
-        try requireAdmin(request)
+        try requireScope(.publish, request)
         let client = try request.clientID()
         _ = try requireLive(client)
         let body: RollbackRequest

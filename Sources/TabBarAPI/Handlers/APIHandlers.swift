@@ -8,7 +8,7 @@ import TabBarStore
 /// The state the endpoint handlers share; the handlers themselves live in `APIHandlers+*.swift`.
 final class APIHandlers: Sendable {
     let catalog: Catalog
-    let adminToken: AdminToken
+    let adminKeys: AdminKeyring
     let userAuth: UserAuthenticator?
     let maxBodySize: Int
     /// `Cache-Control` of the default tab bar: revalidated at every use unless the operator chose a `max-age`.
@@ -33,14 +33,14 @@ final class APIHandlers: Sendable {
     private let shuttingDown = Mutex(false)
 
     init(
-        catalog: Catalog, adminToken: AdminToken, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
+        catalog: Catalog, adminKeys: AdminKeyring, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
         staleWhileRevalidate: Int, countryHeader: String? = nil, crossOrigin: CrossOriginPolicy = CrossOriginPolicy(),
         metrics: ServiceMetrics? = nil, openAPIDocument: Data, logger: Logger
     ) {
         self.metrics = metrics
         self.crossOrigin = crossOrigin
         self.catalog = catalog
-        self.adminToken = adminToken
+        self.adminKeys = adminKeys
         self.userAuth = userAuth
         self.maxBodySize = maxBodySize
         publicCacheControl = Self.sharedCacheControl(maxAge: cacheMaxAge, staleWhileRevalidate: staleWhileRevalidate)
@@ -68,16 +68,26 @@ final class APIHandlers: Sendable {
 
     var isShuttingDown: Bool { shuttingDown.withLock { $0 } }
 
-    /// Throws 401 unless the request carries the admin token.
-    func requireAdmin(_ request: Request) throws {
-        guard let authorization = request.headers["Authorization"] else {
-            metrics?.authenticationFailed(who: "admin", reason: "missing token")
-            throw APIError.unauthorized("This endpoint needs the admin bearer token.")
+    /// The admin key the request presents, which must have `scope` (or a wider one): 401 without a known key, 403
+    /// with a key of a narrower scope.
+    @discardableResult
+    func requireScope(_ scope: AdminScope, _ request: Request) throws -> AdminKey {
+        let key: AdminKey
+        switch adminKeys.authenticate(request.headers["Authorization"]) {
+        case .success(let found): key = found
+        case .failure(let failure):
+            metrics?.authenticationFailed(who: "admin", reason: failure.rawValue)
+            switch failure {
+            case .missing: throw APIError.unauthorized("This endpoint needs an admin bearer key.")
+            case .unknown: throw APIError.unauthorized("The bearer token is not an admin key.")
+            }
         }
-        guard adminToken.authorizes(authorization) else {
-            metrics?.authenticationFailed(who: "admin", reason: "unknown token")
-            throw APIError.unauthorized("The bearer token is not the admin token.")
+        guard key.scope >= scope else {
+            metrics?.authenticationFailed(who: "admin", reason: "insufficient scope")
+            throw APIError.forbidden(
+                "The admin key '\(key.name)' has the scope \(key.scope.rawValue); this needs \(scope.rawValue).")
         }
+        return key
     }
 
     /// The user a user endpoint acts for: the `{user}` path parameter, which must be the bearer token's subject

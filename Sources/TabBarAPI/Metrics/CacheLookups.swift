@@ -8,9 +8,11 @@ final class CacheLookups: Sendable {
     init(cache: String, registry: PrometheusCollectorRegistry) {
         let help = "Lookups in the service's caches (encoded answers, verified user tokens), by cache and result."
         hits = registry.makeCounter(
-            name: "tabconfig_cache_lookups_total", labels: [("cache", cache), ("result", "hit")], help: help)
+            descriptor: .named("tabconfig_cache_lookups_total", help: help),
+            labels: [("cache", cache), ("result", "hit")])
         misses = registry.makeCounter(
-            name: "tabconfig_cache_lookups_total", labels: [("cache", cache), ("result", "miss")], help: help)
+            descriptor: .named("tabconfig_cache_lookups_total", help: help),
+            labels: [("cache", cache), ("result", "miss")])
     }
 
     /// Counts one lookup.

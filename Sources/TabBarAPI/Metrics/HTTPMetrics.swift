@@ -47,13 +47,15 @@ final class HTTPMetrics: RequestObserver {
         let status = key.status == 0 ? "none" : String(key.status)
         let made = Series(
             requests: registry.makeCounter(
-                name: "http_requests_total",
-                labels: [("method", key.method), ("route", key.route), ("status", status)],
-                help: "HTTP requests by method, route pattern and status (none: ended before a response)."),
+                descriptor: .named(
+                    "http_requests_total",
+                    help: "HTTP requests by method, route pattern and status (none: ended before a response)."),
+                labels: [("method", key.method), ("route", key.route), ("status", status)]),
             duration: registry.makeDurationHistogram(
-                name: "http_request_duration_seconds", labels: [("method", key.method), ("route", key.route)],
-                buckets: Self.durationBuckets,
-                help: "Time from a request's head to the end of its response, by method and route pattern."))
+                descriptor: .named(
+                    "http_request_duration_seconds",
+                    help: "Time from a request's head to the end of its response, by method and route pattern."),
+                labels: [("method", key.method), ("route", key.route)], buckets: Self.durationBuckets))
         return series.withLock { all in
             if let existing = all[key] { return existing }
             all[key] = made

@@ -30,27 +30,44 @@ final class ServiceMetrics: Sendable {
         tokenCache = CacheLookups(cache: "user_tokens", registry: registry)
         storeInstruments = StoreInstruments(
             commitDuration: registry.makeDurationHistogram(
-                name: "tabconfig_store_commit_duration_seconds", labels: [], buckets: HTTPMetrics.durationBuckets,
-                help: "Time for a commit of tab-order writes to become durable (journal write and fsync, or a transaction)."),
+                descriptor: .named(
+                    "tabconfig_store_commit_duration_seconds",
+                    help: "Time for a commit of tab-order writes to become durable (journal write and fsync, or a "
+                        + "transaction)."),
+                buckets: HTTPMetrics.durationBuckets),
             commitBatchSize: registry.makeValueHistogram(
-                name: "tabconfig_store_commit_batch_size", labels: [], buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
-                help: "Tab-order writes made durable by one commit."))
+                descriptor: .named(
+                    "tabconfig_store_commit_batch_size", help: "Tab-order writes made durable by one commit."),
+                buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]))
         customizations = registry.makeGauge(
-            name: "tabconfig_customizations", help: "Users' stored tab orders, over all clients.")
+            descriptor: .named("tabconfig_customizations", help: "Users' stored tab orders, over all clients."))
         journalBytes = registry.makeGauge(
-            name: "tabconfig_store_journal_bytes", help: "Size of the file store's customizations journal (0 on PostgreSQL).")
+            descriptor: .named(
+                "tabconfig_store_journal_bytes",
+                help: "Size of the file store's customizations journal (0 on PostgreSQL)."))
         subscribers = registry.makeGauge(
-            name: "tabconfig_event_subscribers", help: "Open event streams of this process.")
+            descriptor: .named("tabconfig_event_subscribers", help: "Open event streams of this process."))
         registry.makeGauge(
-            name: "tabconfig_build_info", labels: [("version", BuildInfo.version)],
-            help: "The running build; always 1.").set(to: 1)
+            descriptor: .named("tabconfig_build_info", help: "The running build; always 1."),
+            labels: [("version", BuildInfo.version)]
+        ).set(to: 1)
     }
 
     /// Counts a request refused for its credentials.
     func authenticationFailed(who: String, reason: String) {
         registry.makeCounter(
-            name: "tabconfig_auth_failures_total", labels: [("who", who), ("reason", reason)],
-            help: Self.authFailureHelp
+            descriptor: .named("tabconfig_auth_failures_total", help: Self.authFailureHelp),
+            labels: [("who", who), ("reason", reason)]
+        ).increment()
+    }
+
+    /// Counts a reload of the admin keys file (SIGHUP) by its outcome.
+    func adminKeysReloaded(succeeded: Bool) {
+        registry.makeCounter(
+            descriptor: .named(
+                "tabconfig_admin_key_reloads_total",
+                help: "Reloads of the admin keys file, by result (failed: the keys in force stayed)."),
+            labels: [("result", succeeded ? "ok" : "failed")]
         ).increment()
     }
 
@@ -69,7 +86,8 @@ final class ServiceMetrics: Sendable {
             for config in live {
                 let client = config.stored.client
                 let gauge = gauges[client] ?? registry.makeGauge(
-                    name: "tabconfig_config_live_version", labels: [("client", client)], help: Self.liveVersionHelp)
+                    descriptor: .named("tabconfig_config_live_version", help: Self.liveVersionHelp),
+                    labels: [("client", client)])
                 gauges[client] = gauge
                 gauge.set(to: Double(config.stored.version))
             }

@@ -1,0 +1,35 @@
+import ArgumentParser
+import TabBarAPI
+
+/// `tabconfig keys add`: adds a key with a new random token, printed once on standard output.
+struct KeysAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a key with a new token (printed once on standard output; the file keeps its SHA-256).",
+        discussion: "Creates the file when it does not exist. Scopes: read, publish (includes read), admin (all).")
+
+    @OptionGroup var file: KeysFileOption
+    @Option(help: "The key's name, recorded in the audit log: 1 to 64 of A-Z a-z 0-9 . _ -")
+    var name: String
+    @Option(help: "read, publish or admin.")
+    var scope: String
+
+    func validate() throws {
+        guard AdminKey.isValidName(name) else { throw ValidationError("--name must be 1 to 64 of A-Z a-z 0-9 . _ -") }
+        guard AdminScope(rawValue: scope) != nil else { throw ValidationError("--scope must be read, publish or admin") }
+    }
+
+    func run() throws {
+        var keys = try file.read(missingIsEmpty: true)
+        guard !keys.keys.contains(where: { $0.name == name }) else {
+            StandardError.print("\(try file.url().path) already has a key named '\(name)'")
+            throw ExitCode.failure
+        }
+        let token = AdminKey.generateToken()
+        keys.keys.append(AdminKey(name: name, scope: AdminScope(rawValue: scope)!, token: token))
+        try file.write(keys)
+        print(token)
+        StandardError.print(
+            "added the \(scope) key '\(name)' to \(try file.url().path); send SIGHUP to running servers to put it in force")
+    }
+}
