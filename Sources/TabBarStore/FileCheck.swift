@@ -6,6 +6,8 @@ public struct FileCheck: Sendable, Equatable {
         case snapshot
         /// `customizations.journal`.
         case journal
+        /// `audit.log`.
+        case audit
         /// One `clients/<client>/versions/NNNNNN.json`.
         case version
     }
@@ -14,7 +16,8 @@ public struct FileCheck: Sendable, Equatable {
     public var path: String
     /// Which kind of store file it is.
     public var kind: Kind
-    /// Valid records: journal records, snapshot entries (the header not counted), or 1 for an intact version file.
+    /// Valid records: journal records, audit entries, snapshot entries (the header not counted), or 1 for an intact
+    /// version file.
     public var validRecords: Int
     /// For the snapshot, the entry count its header declares; nil when the header is lost or for other kinds.
     public var declaredEntries: Int?

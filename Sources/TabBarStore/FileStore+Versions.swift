@@ -32,16 +32,17 @@ extension FileStore {
     }
 
     public func publish(
-        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?,
+        audit record: AuditRecord?
     ) throws -> ConfigVersion {
         guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let (live, highest) = catalog.withLock {
-                ($0.clients[client]?.live.version ?? 0, $0.highestNumber(client: client) ?? 0)
+            let (previous, highest) = catalog.withLock {
+                ($0.clients[client]?.live, $0.highestNumber(client: client) ?? 0)
             }
-            if let expectedVersion, expectedVersion != live { throw StoreError.revisionMismatch }
+            if let expectedVersion, expectedVersion != previous?.version ?? 0 { throw StoreError.revisionMismatch }
             let number = max(highest, log.lastDeletedVersion(client: client) ?? 0) + 1
             let version = ConfigVersion(
                 client: client, version: number, publishedAt: VersionFile.storedDate(Date()), note: note,
@@ -51,55 +52,75 @@ extension FileStore {
             guard (try? VersionFile.decode(data, client: client))?.document == document else {
                 throw StoreError.invalidDocument
             }
-            let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
-            do {
-                try io.makeDirectory(clientDirectory)
-                try io.makeDirectory((clientDirectory as NSString).appendingPathComponent("versions"))
-                try io.writeAtomically(versionPath(client: client, number: number), data: data)
-            } catch {
-                log.fail("publishing version \(number) of \(client) failed: \(error)")
-                throw StoreError.unavailable
+            let entry = record.map {
+                AuditEntry(
+                    $0, sequence: audit.nextSequence, time: version.publishedAt, client: client, version: number,
+                    previous: previous, rollbackOf: rollbackOf, note: note)
             }
-            catalog.withLock { $0.add(version) }
+            let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
+            try audited(entry) {
+                do {
+                    try io.makeDirectory(clientDirectory)
+                    try io.makeDirectory((clientDirectory as NSString).appendingPathComponent("versions"))
+                    try io.writeAtomically(versionPath(client: client, number: number), data: data)
+                } catch {
+                    log.fail("publishing version \(number) of \(client) failed: \(error)")
+                    throw StoreError.unavailable
+                }
+                catalog.withLock { $0.add(version) }
+            }
             pruneVersions(client: client)
             return version
         }
     }
 
-    public func deleteClient(_ client: String) throws -> Bool {
+    public func deleteClient(_ client: String, audit record: AuditRecord?) throws -> Bool {
         guard Identifiers.isValidClient(client) else { return false }
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
-            let (lastVersion, highest) = catalog.withLock {
-                ($0.clients[client]?.live.version, $0.highestNumber(client: client))
+            let (live, highest) = catalog.withLock {
+                ($0.clients[client]?.live, $0.highestNumber(client: client))
             }
             let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
-            guard lastVersion != nil || log.hasCustomizations(client: client) || io.exists(clientDirectory) else {
+            guard live != nil || log.hasCustomizations(client: client) || io.exists(clientDirectory) else {
                 return false
             }
-            try log.deleteClient(client, lastVersion: highest)
-            catalog.withLock { $0.remove(client: client) }
-            if io.exists(clientDirectory) {
-                let doomed = (clientsDirectory as NSString).appendingPathComponent(
-                    ".deleted-\(client)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-                )
-                do {
-                    try io.rename(clientDirectory, doomed)
-                    try io.syncDirectory(clientsDirectory)
-                } catch {
-                    log.fail("deleting the versions of \(client) failed: \(error)")
-                    throw StoreError.unavailable
-                }
-                do {
-                    try io.removeTree(doomed)
-                } catch {
-                    logger.warning(
-                        "cannot remove a deleted client's directory; the next open removes it",
-                        metadata: ["directory": "\(doomed)", "error": "\(error)"]
-                    )
-                }
+            var entry: AuditEntry?
+            if let record, let live {
+                entry = AuditEntry(
+                    record, sequence: audit.nextSequence, time: VersionFile.storedDate(Date()), client: client,
+                    version: highest ?? live.version, previous: live, rollbackOf: nil, note: nil)
             }
-            return lastVersion != nil
+            try audited(entry) {
+                try log.deleteClient(client, lastVersion: highest)
+                catalog.withLock { $0.remove(client: client) }
+                try removeVersions(of: client, in: clientDirectory)
+            }
+            return live != nil
+        }
+    }
+
+    /// Removes a deleted client's directory: renamed away durably first (a failure stops the store), then removed
+    /// (one left behind is removed at the next open).
+    private func removeVersions(of client: String, in clientDirectory: String) throws {
+        guard io.exists(clientDirectory) else { return }
+        let doomed = (clientsDirectory as NSString).appendingPathComponent(
+            ".deleted-\(client)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        )
+        do {
+            try io.rename(clientDirectory, doomed)
+            try io.syncDirectory(clientsDirectory)
+        } catch {
+            log.fail("deleting the versions of \(client) failed: \(error)")
+            throw StoreError.unavailable
+        }
+        do {
+            try io.removeTree(doomed)
+        } catch {
+            logger.warning(
+                "cannot remove a deleted client's directory; the next open removes it",
+                metadata: ["directory": "\(doomed)", "error": "\(error)"]
+            )
         }
     }
 

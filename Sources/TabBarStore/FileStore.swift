@@ -10,10 +10,12 @@ import Synchronization
 ///                                                    `Options.keepVersions` of each client)
 /// <data>/customizations.journal                      append-only log of customization writes and client deletions
 /// <data>/customizations.snapshot                     compacted state, replaced atomically
+/// <data>/audit.log                                   append-only log of audited config changes (`AuditLog`)
 /// ```
 /// A client deletion is journaled with the client's last version number before its files go, so numbering continues
-/// after it. Every write returns only once it is durable. After any write or fsync failure the store refuses writes for
-/// good (`unavailableReason`) while reads keep working from memory.
+/// after it. An audited change's entry is appended and fsynced before the change is made (`FileStore+Audit`). Every
+/// write returns only once it is durable. After any write or fsync failure the store refuses writes for good
+/// (`unavailableReason`) while reads keep working from memory.
 public final class FileStore: TabBarStore {
     let directory: String
     let clientsDirectory: String
@@ -21,6 +23,8 @@ public final class FileStore: TabBarStore {
     let logger: Logger
     let log: CustomizationLog
     let catalog: Mutex<VersionCatalog>
+    /// The audit entries of config changes, in `audit.log` and in memory.
+    let audit: AuditLog
     /// How many versions of each client are kept.
     let keepVersions: Int
     /// Serializes publishes, client deletions and close.
@@ -33,7 +37,8 @@ public final class FileStore: TabBarStore {
     /// `StoreOpenError` naming the file, the byte offset, what follows and `tabconfig store repair` for damage with a
     /// valid record after it (or that loses snapshot entries), and when the directory is not writable or is held by
     /// another store, or `options.keepVersions` is below 1. Prunes versions beyond `options.keepVersions` that an
-    /// interrupted prune (or a larger earlier limit) left.
+    /// interrupted prune (or a larger earlier limit) left. Cuts the last audit entry when its change is not in the
+    /// store (`AuditLog.init`).
     public init(directory: URL, options: Options = Options(), logger: Logger) throws {
         guard options.keepVersions >= 1 else {
             throw StoreOpenError("keepVersions must be at least 1 (it is \(options.keepVersions))")
@@ -53,9 +58,9 @@ public final class FileStore: TabBarStore {
             } catch {
                 throw StoreOpenError("cannot create \(clientsDirectory): \(error)")
             }
-            catalog = Mutex(
-                try Self.loadVersions(clientsDirectory, keep: options.keepVersions, io: io, logger: logger)
-            )
+            let versions = try Self.loadVersions(clientsDirectory, keep: options.keepVersions, io: io, logger: logger)
+            catalog = Mutex(versions)
+            let log: CustomizationLog
             do {
                 log = try CustomizationLog(
                     directory: path, io: io, logger: logger, compactionThreshold: options.compactionThreshold,
@@ -66,6 +71,16 @@ public final class FileStore: TabBarStore {
             } catch {
                 throw StoreOpenError("cannot open the customizations in \(path): \(error)")
             }
+            do {
+                audit = try AuditLog(directory: path, io: io, logger: logger) { entry in
+                    Self.happened(entry, versions: versions, log: log)
+                }
+            } catch {
+                log.close()
+                if let error = error as? StoreOpenError { throw error }
+                throw StoreOpenError("cannot open the audit log in \(path): \(error)")
+            }
+            self.log = log
         } catch {
             Self.unlockDirectory(lockDescriptor)
             throw error
@@ -133,6 +148,7 @@ public final class FileStore: TabBarStore {
     public func close() {
         configWrites.withLock { _ in
             log.close()
+            audit.close()
             lockFile.withLock { fd in
                 if fd >= 0 { Self.unlockDirectory(fd) }
                 fd = -1

@@ -20,7 +20,7 @@ final class GroupCommit: @unchecked Sendable {  // Safe: every var is guarded by
     private let lock: NSCondition
     private let batching: Bool
     /// The journal batches are appended to; a compaction swaps in a shorter one.
-    var journal: JournalFile {
+    var journal: AppendOnlyFile {
         didSet { journalBytes = journal.size }
     }
     /// The journal's size in bytes as of the last batch written (read under the lock: the flusher appends outside it).
@@ -38,7 +38,7 @@ final class GroupCommit: @unchecked Sendable {  // Safe: every var is guarded by
 
     /// Writes to `journal`, whose newest record has `lastSequence`; `batching` false gives every record its own fsync.
     init(
-        journal: JournalFile, lastSequence: UInt64, batching: Bool, lock: NSCondition,
+        journal: AppendOnlyFile, lastSequence: UInt64, batching: Bool, lock: NSCondition,
         instruments: StoreInstruments = StoreInstruments()
     ) {
         self.journal = journal

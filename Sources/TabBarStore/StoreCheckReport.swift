@@ -2,7 +2,7 @@
 public struct StoreCheckReport: Sendable {
     /// The data directory.
     public var directory: String
-    /// Every store file examined: the snapshot, the journal, then version files by client and number.
+    /// Every store file examined: the snapshot, the journal, the audit log, then version files by client and number.
     public var files: [FileCheck]
     /// Side files of earlier recoveries or repairs found in the directory (not counted as damage).
     public var earlierSideFiles: [String]

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Copies a file store into a PostgreSQL store (`tabconfig migrate-store`): every client's retained versions with
-/// their numbers, dates, notes and rollbacks, each client's version numbering (deleted clients' included), and every
-/// customization with its revision (reset ones too, so that revisions keep counting). Idempotent: what the target
-/// already holds at the same or a newer revision is left alone, so a second run changes nothing. Run it with the
+/// their numbers, dates, notes and rollbacks, each client's version numbering (deleted clients' included), every
+/// customization with its revision (reset ones too, so that revisions keep counting), and the audit log in its order.
+/// Idempotent: what the target already holds at the same or a newer revision is left alone, and an audit entry it
+/// holds (same client, action, version and time) is not copied again, so a second run changes nothing. Run it with the
 /// service stopped: the target's replicas are not notified.
 public enum StoreMigration {
     /// What a run did.
@@ -16,22 +17,27 @@ public enum StoreMigration {
         public var customizationsWritten = 0
         /// Customizations whose stored value could not be decoded: copied as reset (their revision kept).
         public var unreadable = 0
+        /// Audit entries in the source.
+        public var auditEntries = 0
+        /// Audit entries written (those the target held already were not).
+        public var auditEntriesWritten = 0
     }
 
-    /// How far a run is: `done` of `total` items (versions and customizations).
+    /// How far a run is: `done` of `total` items (versions, customizations and audit entries).
     public typealias Progress = @Sendable (_ done: Int, _ total: Int) -> Void
 
-    /// The customizations written per statement.
+    /// The customizations (and audit entries) written per statement.
     static let batchSize = 2000
 
     /// Copies `source` into `target`, calling `progress` as it goes; then checks that the target holds as many
-    /// versions per client and customizations as the source (``MigrationError`` when not).
+    /// versions per client, customizations and audit entries as the source (``MigrationError`` when not).
     public static func run(from source: FileStore, to target: PostgresStore, progress: Progress) throws -> Report {
         var report = Report()
         let (items, deleted) = source.log.contents()
         let clients = source.clientIDs()
         let versionCount = clients.reduce(0) { $0 + source.versionNumbers(client: $1).count }
-        let total = versionCount + items.count
+        let entries = source.audit.all
+        let total = versionCount + items.count + entries.count
         var done = 0
         progress(0, total)
         for client in clients {
@@ -73,6 +79,13 @@ public enum StoreMigration {
         report.customizationsWritten += try target.importCustomizations(batch)
         done += batch.count
         progress(done, total)
+        for start in stride(from: 0, to: entries.count, by: batchSize) {
+            let part = entries[start..<min(start + batchSize, entries.count)]
+            report.auditEntriesWritten += try target.importAudit(Array(part))
+            report.auditEntries += part.count
+            done += part.count
+            progress(done, total)
+        }
         try verify(report, source: source, clients: clients, target: target)
         return report
     }
@@ -88,6 +101,9 @@ public enum StoreMigration {
         if counts.customizations != report.customizations {
             problems.append(
                 "\(counts.customizations) customizations in the target, \(report.customizations) in the source")
+        }
+        if counts.auditEntries != report.auditEntries {
+            problems.append("\(counts.auditEntries) audit entries in the target, \(report.auditEntries) in the source")
         }
         if !problems.isEmpty { throw MigrationError(problems: problems) }
     }

@@ -10,6 +10,8 @@ import TabBarModel
 /// - journal: every byte range that is not a valid record (length checksum, length bound, fits in the file, payload
 ///   checksum) or whose payload is not a journal record. Repair writes each range to a side file, then replaces the
 ///   journal with its header and every valid record, in order, on both sides of the damage.
+/// - audit log: the same as the journal, its records audit entries. (A last entry whose change is not in the store is
+///   no damage here: opening the store cuts it.)
 /// - snapshot: the same, plus a missing or unreadable header record and entries the header declares but the file
 ///   lacks. Repair writes the damaged ranges to side files, then replaces the snapshot with the intact entries and a
 ///   header counting them (covering journal sequence 0 when the header was lost, so the whole journal is replayed over
@@ -47,8 +49,8 @@ public enum StoreRecovery {
         for index in report.files.indices where !report.files[index].isClean {
             let file = report.files[index]
             switch file.kind {
-            case .journal:
-                report.files[index] = try repairJournal(file, io: io)
+            case .journal, .audit:
+                report.files[index] = try repairAppendOnly(file, io: io)
             case .snapshot:
                 report.files[index] = try repairSnapshot(file, lastSequence: examination.snapshotSequence, io: io)
             case .version:
@@ -84,7 +86,11 @@ public enum StoreRecovery {
         }
         let journalPath = (path as NSString).appendingPathComponent("customizations.journal")
         if io.exists(journalPath) {
-            files.append(try checkJournal(journalPath, io: io))
+            files.append(try checkAppendOnly(journalPath, kind: .journal, io: io))
+        }
+        let auditPath = (path as NSString).appendingPathComponent(AuditLog.fileName)
+        if io.exists(auditPath) {
+            files.append(try checkAppendOnly(auditPath, kind: .audit, io: io))
         }
         for name in try io.contents(of: path) where SideFile.isSideFile(name) {
             sideFiles.append((path as NSString).appendingPathComponent(name))
@@ -111,21 +117,29 @@ public enum StoreRecovery {
         return try MappedFile(fd: fd, path: path)
     }
 
-    private static func checkJournal(_ path: String, io: FileIO) throws -> FileCheck {
+    /// Checks the journal or the audit log.
+    private static func checkAppendOnly(_ path: String, kind: FileCheck.Kind, io: FileIO) throws -> FileCheck {
         let file = try mapped(path, io: io)
-        let survey = journalSurvey(file.bytes)
-        var check = FileCheck(path: path, kind: .journal, validRecords: survey.frames.count, damage: survey.damage)
+        let survey = appendOnlySurvey(file.bytes, kind: kind)
+        var check = FileCheck(path: path, kind: kind, validRecords: survey.frames.count, damage: survey.damage)
         check.opensWithoutRepair =
             survey.damage.isEmpty
             || (survey.damage.count == 1 && survey.damage[0].isTornTail && !survey.damage[0].isUndecodable)
         return check
     }
 
-    private static func journalSurvey(_ bytes: UnsafeRawBufferPointer) -> FramedSurvey {
-        let decoder = JSONDecoder()
-        return FramedSurvey(bytes, magic: JournalFile.magic) { frame in
+    /// The records of the journal or the audit log (`kind`); one whose payload is not a record of that file counts as
+    /// damage.
+    private static func appendOnlySurvey(_ bytes: UnsafeRawBufferPointer, kind: FileCheck.Kind) -> FramedSurvey {
+        let decoder = kind == .audit ? AuditLog.decoder() : JSONDecoder()
+        return FramedSurvey(bytes, magic: magic(of: kind)) { frame in
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[frame.payload])
             do {
-                _ = try JournalRecord.decode(json: UnsafeRawBufferPointer(rebasing: bytes[frame.payload]), decoder: decoder)
+                if kind == .audit {
+                    _ = try decoder.decode(AuditEntry.self, from: Data(payload))
+                } else {
+                    _ = try JournalRecord.decode(json: payload, decoder: decoder)
+                }
                 return nil
             } catch {
                 return "\(error)"
@@ -210,20 +224,27 @@ public enum StoreRecovery {
         return checks
     }
 
-    /// Writes the journal's damaged ranges to side files, then replaces it with its header and every valid record.
-    private static func repairJournal(_ check: FileCheck, io: FileIO) throws -> FileCheck {
+    /// The header of the journal or the audit log.
+    private static func magic(of kind: FileCheck.Kind) -> Data {
+        kind == .audit ? AuditLog.magic : JournalFile.magic
+    }
+
+    /// Writes the damaged ranges of the journal or the audit log to side files, then replaces the file with its header
+    /// and every valid record.
+    private static func repairAppendOnly(_ check: FileCheck, io: FileIO) throws -> FileCheck {
         var check = check
         let file = try mapped(check.path, io: io)
-        let survey = journalSurvey(file.bytes)
+        let survey = appendOnlySurvey(file.bytes, kind: check.kind)
         check.sideFiles = try writeSideFiles(survey.damage, of: check.path, bytes: file.bytes, io: io)
         try io.writeAtomically(check.path) { fd, temporary in
-            try io.writeAll(fd, JournalFile.magic, path: temporary)
+            try io.writeAll(fd, magic(of: check.kind), path: temporary)
             try survey.writeFrames(from: file.bytes, to: fd, path: temporary, io: io)
         }
         let moved = survey.damage.reduce(0) { $0 + $1.length }
         check.action =
             "kept \(survey.frames.count) valid records, moved \(moved) damaged bytes in \(survey.damage.count) "
-            + "range\(survey.damage.count == 1 ? "" : "s") to side files and rewrote the journal"
+            + "range\(survey.damage.count == 1 ? "" : "s") to side files and rewrote the "
+            + (check.kind == .audit ? "audit log" : "journal")
         return check
     }
 

@@ -25,13 +25,24 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// (0 when the client has none), throws `StoreError.revisionMismatch` and writes nothing; the check and the write
     /// are atomic with respect to other publishes. Older versions beyond the retention limit are pruned afterwards;
     /// the live version never is. Durable before returning.
+    ///
+    /// With `audit`, the publish and its audit entry are one durable change: the entry (its summary from
+    /// `audit.summarize`, called with the version live before) is written with the version, and neither is without
+    /// the other, also across a crash. A publish that throws writes no entry.
     func publish(
-        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?, audit: AuditRecord?
     ) throws -> ConfigVersion
     /// Deletes every version of the client and every customization of that client. Numbering is not reset: a later
     /// publish continues after the client's last version number and each user's revisions continue after their last
     /// revision. Returns false if the client did not exist. Durable before returning.
-    func deleteClient(_ client: String) throws -> Bool
+    ///
+    /// With `audit`, a delete that returns true (the client had a live version) writes its audit entry with the
+    /// change, `audit.summarize` called with the live version; one that returns false or throws writes none.
+    func deleteClient(_ client: String, audit: AuditRecord?) throws -> Bool
+    /// The audit entries `query` selects, oldest first (ascending sequence). Only changes made with an `AuditRecord`
+    /// have entries. May read from where the store keeps them (the database: throws `StoreError.unavailable` when it
+    /// cannot be reached), so callers run it off request threads.
+    func auditEntries(_ query: AuditQuery) throws -> [AuditEntry]
     /// The stored customization, from memory; nil when never saved (or reset).
     func customization(client: String, user: String) -> CustomizationEntry?
     /// Stores a customization with revision = previous + 1 (previous is 0 when none; a reset or a deleted client

@@ -126,11 +126,13 @@ enum VersionFile {
         return formatter
     }
 
-    private static func format(_ date: Date) -> String {
+    /// The text a date is stored as: RFC 3339 with milliseconds, in UTC.
+    static func format(_ date: Date) -> String {
         formatter().string(from: date)
     }
 
-    private static func parse(_ text: String) -> Date? {
+    /// The date a stored text stands for (with or without fractional seconds), or nil.
+    static func parse(_ text: String) -> Date? {
         if let date = formatter().date(from: text) { return date }
         let plain = ISO8601DateFormatter()
         plain.formatOptions = [.withInternetDateTime]

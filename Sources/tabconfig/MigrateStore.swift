@@ -10,9 +10,10 @@ struct MigrateStore: ParsableCommand {
         commandName: "migrate-store",
         abstract: "Copy a data directory's configs (with their history) and tab orders into PostgreSQL.",
         discussion: """
-            Run it with the service stopped. Version numbers, dates, notes and revisions are kept; what the database \
-            already holds at the same or a newer number is left alone, so running it again changes nothing. At the \
-            end the versions per client and the customizations in the database are counted against the source. \
+            Run it with the service stopped. Version numbers, dates, notes and revisions are kept, and the audit log \
+            in its order; what the database already holds at the same or a newer number (or the same audit entry) is \
+            left alone, so running it again changes nothing. At the end the versions per client, the customizations \
+            and the audit entries in the database are counted against the source. \
             Exit status: 0 copied and verified; 1 the counts differ or a write failed; 2 a store could not be opened.
             """)
 
@@ -46,8 +47,9 @@ struct MigrateStore: ParsableCommand {
             let seconds = Date().timeIntervalSince(started)
             print(
                 "copied \(report.versions) versions of \(report.clients) clients and \(report.customizations) "
-                    + "customizations (\(report.resetCustomizations) reset) in \(String(format: "%.1f", seconds)) s; "
-                    + "written: \(report.versionsWritten) versions, \(report.customizationsWritten) customizations "
+                    + "customizations (\(report.resetCustomizations) reset) with \(report.auditEntries) audit entries "
+                    + "in \(String(format: "%.1f", seconds)) s; written: \(report.versionsWritten) versions, "
+                    + "\(report.customizationsWritten) customizations, \(report.auditEntriesWritten) audit entries "
                     + "(the rest were there already); counts verified")
             if report.unreadable > 0 {
                 print("\(report.unreadable) customizations could not be read in the source: copied as reset")

@@ -66,7 +66,7 @@ enum StoreReportText {
 
     private static func count(_ file: FileCheck) -> String {
         switch file.kind {
-        case .journal:
+        case .journal, .audit:
             return "\(file.validRecords) valid record\(file.validRecords == 1 ? "" : "s")"
         case .snapshot:
             let declared = file.declaredEntries.map { " of \($0) declared" } ?? " (header lost)"

@@ -6,11 +6,11 @@ import TabBarStore
 /// Behaviour every `TabBarStore` implementation must show, run against each entry of `StoreFactory.all`.
 @Suite("TabBarStore conformance")
 struct StoreConformanceTests {
-    private static func document(_ n: Int) -> Data {
+    static func document(_ n: Int) -> Data {
         Data(#"{"tabs":[{"id":"home","n":\#(n)}]}"#.utf8)
     }
 
-    private func withStore(_ factory: StoreFactory, _ body: (any StoreHarness, any TabBarStore) throws -> Void) throws {
+    func withStore(_ factory: StoreFactory, _ body: (any StoreHarness, any TabBarStore) throws -> Void) throws {
         let harness = try factory.make()
         defer { harness.remove() }
         let store = try harness.open()

@@ -8,7 +8,7 @@ enum PostgresMigrations {
     /// The key of the advisory lock held while migrating ("tabconfig" in ASCII, as a number).
     static let lockKey: Int64 = 0x7461_6263_6F6E_6669
 
-    /// The migrations, in order; the first is number 1.
+    /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log.
     static let all: [[String]] = [
         [
             """
@@ -38,7 +38,26 @@ enum PostgresMigrations {
                 PRIMARY KEY (client, user_id)
             )
             """,
-        ]
+        ],
+        [
+            """
+            CREATE TABLE tabconfig_audit (
+                sequence bigserial PRIMARY KEY,
+                at timestamptz NOT NULL,
+                admin_key text NOT NULL,
+                action text NOT NULL CHECK (action IN ('publish', 'rollback', 'delete', 'import')),
+                client text NOT NULL,
+                version integer NOT NULL,
+                previous_version integer,
+                rollback_of integer,
+                summary jsonb NOT NULL,
+                note text,
+                request_id text
+            )
+            """,
+            "CREATE INDEX tabconfig_audit_client_sequence ON tabconfig_audit (client, sequence)",
+            "CREATE INDEX tabconfig_audit_at ON tabconfig_audit (at)",
+        ],
     ]
 
     /// Applies the migrations the database lacks; returns how many it applied.

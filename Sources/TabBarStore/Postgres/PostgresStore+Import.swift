@@ -59,8 +59,18 @@ extension PostgresStore {
         }
     }
 
-    /// Versions per client and customizations with a value, as the database holds them.
-    func storedCounts() throws -> (versions: [String: Int], customizations: Int) {
+    /// Writes audit entries in their order, leaving out each one the database holds already (same client, action,
+    /// version and time). Returns how many it wrote.
+    func importAudit(_ entries: [AuditEntry]) throws -> Int {
+        try write { database, logger in
+            try await database.transaction(logger: logger) { connection in
+                try await Self.insertAudit(entries, skippingCopies: true, on: connection, logger: logger)
+            }
+        }
+    }
+
+    /// Versions per client, customizations with a value and audit entries, as the database holds them.
+    func storedCounts() throws -> (versions: [String: Int], customizations: Int, auditEntries: Int) {
         try write { database, logger in
             try await database.withWatchedConnection { connection in
                 var versions: [String: Int] = [:]
@@ -75,7 +85,7 @@ extension PostgresStore {
                 ).decode(Int64.self) {
                     customizations = Int(count)
                 }
-                return (versions, customizations)
+                return (versions, customizations, try await Self.auditCount(on: connection, logger: logger))
             }
         }
     }

@@ -36,10 +36,15 @@ extension PostgresStore {
     static func version(
         _ database: PostgresClient, _ client: String, _ number: Int, _ logger: Logger
     ) async throws -> ConfigVersion? {
+        try await versions(database, where: versionCondition(client, number), logger: logger).first
+    }
+
+    /// The `WHERE` clause of one version.
+    static func versionCondition(_ client: String, _ number: Int) -> PostgresQuery {
         var condition = PostgresQuery(unsafeSQL: "client = $1 AND version = $2")
         condition.binds.append(client)
         condition.binds.append(number)
-        return try await versions(database, where: condition, logger: logger).first
+        return condition
     }
 
     /// A client's stored versions numbered above `number`.
@@ -56,23 +61,30 @@ extension PostgresStore {
     private static func versions(
         _ database: PostgresClient, where condition: PostgresQuery, logger: Logger
     ) async throws -> [ConfigVersion] {
+        try await database.withWatchedConnection { connection in
+            try await versions(on: connection, where: condition, logger: logger)
+        }
+    }
+
+    /// The stored versions `condition` selects, read on `connection` (in its transaction, if any).
+    static func versions(
+        on connection: PostgresConnection, where condition: PostgresQuery, logger: Logger
+    ) async throws -> [ConfigVersion] {
         let query = PostgresQuery(
             unsafeSQL: """
                 SELECT client, version, (extract(epoch FROM published_at) * 1000)::bigint, note, rollback_of, document
                 FROM tabconfig_versions WHERE \(condition.sql) ORDER BY client, version
                 """, binds: condition.binds)
-        return try await database.withWatchedConnection { connection in
-            var versions: [ConfigVersion] = []
-            for try await (client, number, milliseconds, note, rollbackOf, document) in try await connection.query(
-                query, logger: logger
-            ).decode((String, Int, Int64, String?, Int?, Data).self) {
-                versions.append(
-                    ConfigVersion(
-                        client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
-                        rollbackOf: rollbackOf, document: document))
-            }
-            return versions
+        var versions: [ConfigVersion] = []
+        for try await (client, number, milliseconds, note, rollbackOf, document) in try await connection.query(
+            query, logger: logger
+        ).decode((String, Int, Int64, String?, Int?, Data).self) {
+            versions.append(
+                ConfigVersion(
+                    client: client, version: number, publishedAt: date(milliseconds: milliseconds), note: note,
+                    rollbackOf: rollbackOf, document: document))
         }
+        return versions
     }
 
     /// Inserts a version unless the database holds one by its client and number; returns whether it did.
@@ -124,11 +136,13 @@ extension PostgresStore {
     }
 
     /// Publishes a version in one transaction holding the client's row: the number is one past the client's last
-    /// ever, the live version is compared with `expectedVersion` under the lock, versions past `keep` are pruned.
-    /// Returns the version and the number versions were pruned through.
+    /// ever, the live version is compared with `expectedVersion` under the lock, the audit entry of `audit` (if any)
+    /// is inserted, versions past `keep` are pruned. `cached` gives a version the store holds in memory. Returns the
+    /// version and the number versions were pruned through.
     static func publish(
         _ database: PostgresClient, client: String, document: Data, note: String?, rollbackOf: Int?,
-        expectedVersion: Int?, keep: Int, origin: String, logger: Logger
+        expectedVersion: Int?, audit: AuditRecord?, keep: Int, origin: String,
+        cached: @escaping @Sendable (Int) -> ConfigVersion?, logger: Logger
     ) async throws -> (ConfigVersion, Int) {
         let publishedAt = date(milliseconds: milliseconds(Date()))
         return try await database.transaction(logger: logger) { connection in
@@ -143,6 +157,10 @@ extension PostgresStore {
             let version = ConfigVersion(
                 client: client, version: number, publishedAt: publishedAt, note: note, rollbackOf: rollbackOf,
                 document: document)
+            if let audit {
+                try await insertAuditEntry(
+                    audit, of: version, previous: state.live, cached: cached, on: connection, logger: logger)
+            }
             // The client's row is locked and the number is past its last: nothing holds it.
             _ = try await insert(version, on: connection, logger: logger)
             try await connection.query(
@@ -158,14 +176,20 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes a client's versions and customizations in one transaction holding its row. Returns whether it had a
-    /// live version, the last version number it had (nil without a row), and the customizations removed with their
-    /// revisions (kept: numbering continues).
+    /// Deletes a client's versions and customizations in one transaction holding its row, with the audit entry of
+    /// `audit` when the client has a live version. Returns whether it had a live version, the last version number it
+    /// had (nil without a row), and the customizations removed with their revisions (kept: numbering continues).
     static func deleteClient(
-        _ database: PostgresClient, client: String, origin: String, logger: Logger
+        _ database: PostgresClient, client: String, audit: AuditRecord?, origin: String,
+        cached: @escaping @Sendable (Int) -> ConfigVersion?, logger: Logger
     ) async throws -> (Bool, Int?, [(String, UInt64)]) {
         try await database.transaction(logger: logger) { connection in
             let state = try await lockClient(client, on: connection, logger: logger)
+            if let audit, let state, let live = state.live {
+                try await insertAuditDeletion(
+                    audit, client: client, lastVersion: state.last, live: live, cached: cached, on: connection,
+                    logger: logger)
+            }
             var removed: [(String, UInt64)] = []
             for try await (user, revision) in try await connection.query(
                 """

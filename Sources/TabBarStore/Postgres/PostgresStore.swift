@@ -125,7 +125,7 @@ public final class PostgresStore: TabBarStore {
     // MARK: - Writes, committed before they return
 
     public func publish(
-        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?, audit: AuditRecord?
     ) throws -> ConfigVersion {
         guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
@@ -133,15 +133,18 @@ public final class PostgresStore: TabBarStore {
         let (version, prunedThrough) = try write { database, logger in
             try await Self.publish(
                 database, client: client, document: document, note: note, rollbackOf: rollbackOf,
-                expectedVersion: expectedVersion, keep: keep, origin: self.origin, logger: logger)
+                expectedVersion: expectedVersion, audit: audit, keep: keep, origin: self.origin,
+                cached: { self.version(client: client, number: $0) }, logger: logger)
         }
         cache.withLock { $0.addVersion(version, prunedThrough: prunedThrough) }
         return version
     }
 
-    public func deleteClient(_ client: String) throws -> Bool {
+    public func deleteClient(_ client: String, audit: AuditRecord?) throws -> Bool {
         let (existed, lastVersion, removed) = try write { database, logger in
-            try await Self.deleteClient(database, client: client, origin: self.origin, logger: logger)
+            try await Self.deleteClient(
+                database, client: client, audit: audit, origin: self.origin,
+                cached: { self.version(client: client, number: $0) }, logger: logger)
         }
         cache.withLock { cache in
             if let lastVersion { cache.deleteClient(client, through: lastVersion) }

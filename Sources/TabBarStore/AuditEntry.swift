@@ -1,0 +1,42 @@
+import Foundation
+
+/// One change as the audit log keeps it.
+public struct AuditEntry: Sendable, Equatable, Codable {
+    /// Position in the store's audit log: increasing in the order changes committed. The file store numbers its
+    /// entries 1, 2, 3 … in file order; PostgreSQL takes them from a `bigserial`, so numbers can be skipped.
+    public var sequence: Int
+    /// When the change was made, with millisecond precision, as stored (the version's `publishedAt` for a publish).
+    public var time: Date
+    /// The name of the admin key that made the change.
+    public var key: String
+    /// What kind of change it was.
+    public var action: AuditAction
+    /// The client changed.
+    public var client: String
+    /// For a publish, rollback or import: the new version; for a delete: the last version number the client had.
+    public var version: Int
+    /// The version live before the change; nil when there was none.
+    public var previousVersion: Int?
+    /// The version a rollback restored.
+    public var rollbackOf: Int?
+    /// What the change did to the client's tabs.
+    public var summary: AuditSummary
+    /// The publisher's note, if any.
+    public var note: String?
+    /// The id of the request that made the change, if any.
+    public var requestID: String?
+}
+
+extension AuditEntry {
+    /// The entry of a change decided by a store: `record`'s part, its summary made now against `previous` (the version
+    /// live before the change), and the store's part.
+    init(
+        _ record: AuditRecord, sequence: Int, time: Date, client: String, version: Int, previous: ConfigVersion?,
+        rollbackOf: Int?, note: String?
+    ) {
+        self.init(
+            sequence: sequence, time: time, key: record.key, action: record.action, client: client, version: version,
+            previousVersion: previous?.version, rollbackOf: rollbackOf, summary: record.summarize(previous), note: note,
+            requestID: record.requestID)
+    }
+}

@@ -1,0 +1,24 @@
+/// The caller's part of an audit entry, passed with a publish or a delete; the store adds the rest (sequence, time,
+/// client, version numbers) once the change is decided.
+public struct AuditRecord: Sendable {
+    /// The name of the admin key that made the change.
+    public var key: String
+    /// What kind of change it is.
+    public var action: AuditAction
+    /// The id of the request that made the change, if any.
+    public var requestID: String?
+    /// Called by the store once the change is decided (client locked, number chosen), before it is written,
+    /// with the version live before the change (nil when none). Pure and quick (it decodes and diffs JSON).
+    public var summarize: @Sendable (_ previous: ConfigVersion?) -> AuditSummary
+
+    /// Creates a record.
+    public init(
+        key: String, action: AuditAction, requestID: String?,
+        summarize: @escaping @Sendable (_ previous: ConfigVersion?) -> AuditSummary
+    ) {
+        self.key = key
+        self.action = action
+        self.requestID = requestID
+        self.summarize = summarize
+    }
+}
