@@ -23,7 +23,6 @@ public final class Application: Sendable {
         let metrics = configuration.metrics ? ServiceMetrics() : nil
         let userAuth = try Self.userAuthenticator(configuration, tokenLookups: metrics?.tokenCache, logger: logger)
         let listener = try Listener(host: configuration.host, port: configuration.port)
-        let dataDirectory = configuration.dataDirectory
         let store = try Self.openStore(
             configuration, instruments: metrics?.storeInstruments ?? StoreInstruments(), logger: logger)
         self.store = store

@@ -88,13 +88,15 @@ final class Catalog: Sendable {
     }
 
     /// Publishes `config` as the new live version of `client`; `expectedVersion` (0 = none yet) makes it conditional.
+    /// With `audit`, the store writes the change's audit entry with it.
     func publish(
-        client: String, config: TabBarConfig, note: String?, rollbackOf: Int? = nil, expectedVersion: Int? = nil
+        client: String, config: TabBarConfig, note: String?, rollbackOf: Int? = nil, expectedVersion: Int? = nil,
+        audit: AuditRecord? = nil
     ) throws -> LiveConfig {
         try writeLock.withLock { _ in
             let stored = try store.publish(
                 client: client, document: config.encoded(), note: note, rollbackOf: rollbackOf,
-                expectedVersion: expectedVersion)
+                expectedVersion: expectedVersion, audit: audit)
             let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
             configs.withLock { $0[client] = live }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
@@ -103,10 +105,11 @@ final class Catalog: Sendable {
         }
     }
 
-    /// Deletes `client` with all its versions and customizations; `false` if it did not exist.
-    func delete(client: String) throws -> Bool {
+    /// Deletes `client` with all its versions and customizations; `false` if it did not exist. With `audit`, the
+    /// store writes the change's audit entry with it.
+    func delete(client: String, audit: AuditRecord? = nil) throws -> Bool {
         try writeLock.withLock { _ in
-            let existed = try store.deleteClient(client)
+            let existed = try store.deleteClient(client, audit: audit)
             configs.withLock { $0[client] = nil }
             if existed {
                 logger.info("deleted client", metadata: ["client": "\(client)"])

@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import TabBarModel
+import TabBarStore
 
 extension APIHandlers {
     /// `GET /v1/clients`: every client with its live version.
@@ -32,7 +33,7 @@ extension APIHandlers {
     /// change (`DryRunBody`), publishing nothing.
     func putConfig(_ request: Request) throws -> Response {
         // A dry run publishes nothing: a read key may make one (a CI job checking a change before review).
-        try requireScope((try? request.dryRunQuery()) == true ? .read : .publish, request)
+        let key = try requireScope((try? request.dryRunQuery()) == true ? .read : .publish, request)
         let client = try request.clientID()
         let note = try request.noteQuery()
         let dryRun = try request.dryRunQuery()
@@ -47,7 +48,8 @@ extension APIHandlers {
         if dryRun {
             return try previewPublish(client: client, config: config, request: request)
         }
-        return try publish(client: client, config: config, note: note, rollbackOf: nil, request: request)
+        return try publish(
+            client: client, config: config, note: note, rollbackOf: nil, action: .publish, key: key, request: request)
     }
 
     /// A dry run: the request's conditions checked against the live version as a publish checks them, and the diff
@@ -64,20 +66,26 @@ extension APIHandlers {
 
     /// `DELETE /v1/clients/{client}/config`: deletes the client, its versions and its users' customizations.
     func deleteConfig(_ request: Request) throws -> Response {
-        try requireScope(.admin, request)
+        let key = try requireScope(.admin, request)
         let client = try request.clientID()
-        guard try catalog.delete(client: client) else { throw APIError.unknownClient(client) }
+        let audit = AuditRecord.deleting(live: catalog.live(client), key: key, request: request)
+        guard try catalog.delete(client: client, audit: audit) else { throw APIError.unknownClient(client) }
         return .noContent
     }
 
-    /// Publishes after checking the request's conditions against the live version (`publishCondition`); answers 201
-    /// with the envelope. Every publish makes a new version, also of a document equal to the live one.
+    /// Publishes after checking the request's conditions against the live version (`publishCondition`), with the
+    /// audit entry of `action` by `key`; answers 201 with the envelope. Every publish makes a new version, also of a
+    /// document equal to the live one.
     func publish(
-        client: String, config: TabBarConfig, note: String?, rollbackOf: Int?, request: Request
+        client: String, config: TabBarConfig, note: String?, rollbackOf: Int?, action: AuditAction, key: AdminKey,
+        request: Request
     ) throws -> Response {
-        let expectedVersion = try publishCondition(request, current: catalog.live(client)?.stored.version)
+        let current = catalog.live(client)
+        let expectedVersion = try publishCondition(request, current: current?.stored.version)
+        let audit = AuditRecord.publishing(config, action: action, live: current, key: key, request: request)
         let live = try catalog.publish(
-            client: client, config: config, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion)
+            client: client, config: config, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion,
+            audit: audit)
         var response = Response.json(live.envelope, status: 201)
         response.headers.add(name: "ETag", value: EntityTag.config(version: live.stored.version))
         response.headers.add(name: "Location", value: "/v1/clients/\(client)/config/versions/\(live.stored.version)")

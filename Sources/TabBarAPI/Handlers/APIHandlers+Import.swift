@@ -1,11 +1,12 @@
 import Foundation
 import MicroHTTP
 import TabBarModel
+import TabBarStore
 
 extension APIHandlers {
     /// `POST /v1/import/plist?client=…`: publishes a config converted from an `ApplicationHierarchy.plist` body.
     func importPlist(_ request: Request) throws -> Response {
-        try requireScope(.publish, request)
+        let key = try requireScope(.publish, request)
         guard let client = request.query("client") else {
             throw APIError.invalidParameter("client", "the query parameter client is required")
         }
@@ -28,7 +29,7 @@ extension APIHandlers {
         case .success(let config):
             return try publish(
                 client: client, config: config, note: note ?? "imported from ApplicationHierarchy.plist",
-                rollbackOf: nil, request: request)
+                rollbackOf: nil, action: .import, key: key, request: request)
         case .failure(.malformed(let detail)):
             throw APIError.malformed(detail)
         case .failure(.invalid(let problems)):

@@ -28,7 +28,7 @@ extension APIHandlers {
 
     /// `POST /v1/clients/{client}/config/rollback`: publishes a copy of an older version as the new live one.
     func rollback(_ request: Request) throws -> Response {
-        try requireScope(.publish, request)
+        let key = try requireScope(.publish, request)
         let client = try request.clientID()
         _ = try requireLive(client)
         let body: RollbackRequest
@@ -40,7 +40,7 @@ extension APIHandlers {
         let target = try storedVersion(client: client, number: body.version)
         return try publish(
             client: client, config: target.config, note: body.note ?? "rollback to version \(body.version)",
-            rollbackOf: body.version, request: request)
+            rollbackOf: body.version, action: .rollback, key: key, request: request)
     }
 
     private func storedVersion(client: String, number: Int) throws -> LiveConfig {

@@ -54,6 +54,7 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients/{client}/config/versions/{version}") { try $0.getVersion($1) }
         add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try $0.rollback($1) }
         add("POST", "/v1/import/plist", waitsOnStore: true) { try $0.importPlist($1) }
+        add("GET", "/v1/audit", waitsOnStore: true) { try $0.auditLog($1) }
         self.router = router
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+import TabBarStore
+
+/// `GET /v1/audit` answer: entries oldest first, and the link to the next page when there is one.
+struct AuditLogBody: Encodable {
+    var entries: [AuditEntryBody]
+    var next: String?
+}
+
+/// One change as `GET /v1/audit` shows it.
+struct AuditEntryBody: Encodable {
+    var sequence: Int
+    var time: Date
+    var key: String
+    var action: String
+    var client: String
+    var version: Int
+    var previousVersion: Int?
+    var rollbackOf: Int?
+    var tabsAdded: [String]
+    var tabsRemoved: [String]
+    var tabsChanged: [String]
+    var note: String?
+    var requestId: String?
+
+    init(_ entry: AuditEntry) {
+        sequence = entry.sequence
+        time = entry.time
+        key = entry.key
+        action = entry.action.rawValue
+        client = entry.client
+        version = entry.version
+        previousVersion = entry.previousVersion
+        rollbackOf = entry.rollbackOf
+        tabsAdded = entry.summary.tabsAdded
+        tabsRemoved = entry.summary.tabsRemoved
+        tabsChanged = entry.summary.tabsChanged
+        note = entry.note
+        requestId = entry.requestID
+    }
+}
