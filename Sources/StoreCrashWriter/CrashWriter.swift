@@ -15,6 +15,8 @@ import TabBarStore
 /// Thread `t` writes only users `u<t>-<n>` of client `c1`, so each key's lines appear in the order its writes
 /// happened. Thread 0 also publishes `c1`; thread 1 alone saves users `w-<n>` of client `c2`, publishes `c2` and
 /// deletes `c2`, so every `c2` line comes from one thread, in order.
+///
+/// With `--audit` first, it makes audited config changes instead (`CrashWriter+Audit`).
 /// It exits by itself after two minutes, in case nobody kills it.
 struct CrashWriter {
     struct UsageError: Error, CustomStringConvertible {
@@ -29,9 +31,17 @@ struct CrashWriter {
     var seed: UInt64
     var compactionThreshold: Int?
     var keepVersions: Int?
+    /// Whether the threads make audited config changes rather than customization writes.
+    var audit = false
 
     init(arguments: [String]) throws {
-        let usage = "usage: StoreCrashWriter <dir> <writerThreads> <seed> [<compactionThreshold>|- [<keepVersions>]]"
+        let usage =
+            "usage: StoreCrashWriter [--audit] <dir> <writerThreads> <seed> [<compactionThreshold>|- [<keepVersions>]]"
+        var arguments = arguments
+        if arguments.first == "--audit" {
+            audit = true
+            arguments.removeFirst()
+        }
         guard (3...5).contains(arguments.count), let threads = Int(arguments[1]), threads > 0,
             let seed = UInt64(arguments[2])
         else {
@@ -64,9 +74,13 @@ struct CrashWriter {
         let output = Output()
         output.line("READY")
         for thread in 0..<threads {
-            let seed = seed
+            let (seed, audit) = (seed, audit)
             Thread.detachNewThread {
-                Self.write(store: store, thread: thread, seed: seed, output: output)
+                if audit {
+                    Self.writeAudited(store: store, thread: thread, seed: seed, output: output)
+                } else {
+                    Self.write(store: store, thread: thread, seed: seed, output: output)
+                }
             }
         }
         sleep(120)

@@ -1,6 +1,6 @@
 import Foundation
 
-// Test helper: `StoreCrashWriter <dir> <writerThreads> <seed> [<compactionThreshold>|- [<keepVersions>]]`.
+// Test helper: `StoreCrashWriter [--audit] <dir> <writerThreads> <seed> [<compactionThreshold>|- [<keepVersions>]]`.
 // Writes to a FileStore until killed and prints one line per acknowledged write; see CrashWriter.
 do {
     try CrashWriter(arguments: Array(CommandLine.arguments.dropFirst())).run()

@@ -3,7 +3,8 @@ import Foundation
 /// One change as the audit log keeps it.
 public struct AuditEntry: Sendable, Equatable, Codable {
     /// Position in the store's audit log: increasing in the order changes committed. The file store numbers its
-    /// entries 1, 2, 3 … in file order; PostgreSQL takes them from a `bigserial`, so numbers can be skipped.
+    /// entries 1, 2, 3 … in file order (a repair that drops a damaged entry leaves its number out); PostgreSQL takes
+    /// them from a `bigserial`, so numbers can be skipped.
     public var sequence: Int
     /// When the change was made, with millisecond precision, as stored (the version's `publishedAt` for a publish).
     public var time: Date
