@@ -79,6 +79,13 @@ struct ConfigAsCodeTests {
             let live = try setup.app.request("GET", "/v1/clients/app/config/versions/2", headers: TestApp.admin)
             #expect((try live.json() as? [String: Any])?["note"] as? String == "from git")
 
+            let audit = try setup.app.request("GET", "/v1/audit?client=app", headers: TestApp.admin)
+            let entries = (try audit.json() as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+            #expect(entries.count == 2, "the fixture's publish and the apply; the dry run left none")
+            #expect(entries.last?["version"] as? Int == 2 && entries.last?["previousVersion"] as? Int == 1)
+            #expect(entries.last?["tabsChanged"] as? [String] == ["search"])
+            #expect(entries.last?["note"] as? String == "from git" && entries.last?["key"] as? String == "admin-token")
+
             let second = try setup.run("apply")
             #expect(second.status == 0, "\(second.output)")
             #expect(second.output.contains("app.json: equal to version 2"))
