@@ -164,16 +164,26 @@ struct AuditEndpointTests {
             #expect(try Self.entries(app, "?since=2999-01-01T00:00:00Z").entries.isEmpty)
             #expect(try Self.entries(app, "?since=2000-01-01T00:00:00%2B02:00").entries.count == 6)
 
-            var pages: [[Int]] = []
-            var link: String? = "/v1/audit?limit=4"
-            while let target = link {
-                let response = try app.request("GET", target, headers: Self.bearer(Self.operator_))
-                let body = try #require(try response.json() as? [String: Any])
-                pages.append((body["entries"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int })
-                link = body["next"] as? String
+            func follow(_ first: String) throws -> (sequences: [[Int]], links: [String]) {
+                var pages: [[Int]] = []
+                var links: [String] = []
+                var link: String? = first
+                while let target = link {
+                    let response = try app.request("GET", target, headers: Self.bearer(Self.operator_))
+                    let body = try #require(try response.json() as? [String: Any])
+                    pages.append((body["entries"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int })
+                    link = body["next"] as? String
+                    links += link.map { [$0] } ?? []
+                }
+                return (pages, links)
             }
+            let (pages, _) = try follow("/v1/audit?limit=4")
             #expect(pages.map(\.count) == [4, 2])
             #expect(pages.flatMap { $0 } == all.compactMap { $0["sequence"] as? Int })
+            let since = "2000-01-01T02:00:00.5%2B02:00"
+            let (sincePages, links) = try follow("/v1/audit?since=\(since)&limit=4")
+            #expect(sincePages == pages)
+            #expect(links.count == 1 && links[0].contains("since=2000-01-01T02%3A00%3A00.5%2B02%3A00"), "\(links)")
             #expect(try Self.entries(app, "?after=5006052397586876780484748292128768").entries.isEmpty)
             let afterSecond = try Self.entries(app, "?after=\(pages[0][1])&client=android").entries
             #expect(afterSecond.map { $0["version"] as? Int } == [2, 3])

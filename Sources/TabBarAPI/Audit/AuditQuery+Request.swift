@@ -38,16 +38,18 @@ extension AuditQuery {
         }
     }
 
-    /// The link to the entries after `sequence`, with this query's other parameters.
-    func next(after sequence: Int) -> String {
-        var items = [URLQueryItem]()
-        if let client { items.append(URLQueryItem(name: "client", value: client)) }
-        if let since { items.append(URLQueryItem(name: "since", value: since.formatted(.iso8601))) }
-        items.append(URLQueryItem(name: "after", value: String(sequence)))
-        items.append(URLQueryItem(name: "limit", value: String(limit)))
-        var components = URLComponents()
-        components.path = "/v1/audit"
-        components.queryItems = items
-        return components.string ?? "/v1/audit?after=\(sequence)"
+    /// The link to the entries after `sequence`: `request`'s own parameters as it gave them (a `since` keeps its
+    /// precision and offset), `after` replaced, each value percent-encoded but for unreserved characters (a `+` of an
+    /// offset would read as a space).
+    static func next(after sequence: Int, of request: Request) -> String {
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let items = request.queryItems.filter { $0.name != "after" } + [(name: "after", value: String(sequence))]
+        let query = items.map { item in
+            let value = item.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? item.value
+            let name = item.name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? item.name
+            return "\(name)=\(value)"
+        }
+        return "/v1/audit?" + query.joined(separator: "&")
     }
 }

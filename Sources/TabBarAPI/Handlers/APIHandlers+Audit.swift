@@ -12,7 +12,7 @@ extension APIHandlers {
         fetch.limit = query.limit + 1
         let entries = try store.auditEntries(fetch)
         let page = entries.prefix(query.limit)
-        let next = entries.count > query.limit ? page.last.map { query.next(after: $0.sequence) } : nil
+        let next = entries.count > query.limit ? page.last.map { AuditQuery.next(after: $0.sequence, of: request) } : nil
         return .json(AuditLogBody(entries: page.map(AuditEntryBody.init), next: next))
     }
 }
