@@ -22,16 +22,14 @@ extension AuditQuery {
             self.since = since
         }
         if let text = request.query("after") {
-            guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            guard Request.isDecimal(text) else {
                 throw APIError.invalidParameter("after", "after is a sequence number, 0 or more")
             }
             // Past every sequence there can be: nothing follows.
             self.after = Int(text) ?? Int.max
         }
         if let text = request.query("limit") {
-            guard let limit = Int(text), (1...Self.maxLimit).contains(limit),
-                text.utf8.allSatisfy({ (48...57).contains($0) })
-            else {
+            guard Request.isDecimal(text), let limit = Int(text), (1...Self.maxLimit).contains(limit) else {
                 throw APIError.invalidParameter("limit", "limit is 1 to \(Self.maxLimit)")
             }
             self.limit = limit

@@ -27,20 +27,25 @@ public struct AdminKey: Sendable, Equatable {
 
     /// A new random token: `tck_` and 64 hex digits (256 bits from the system's generator).
     public static func generateToken() -> String {
+        "tck_" + randomHex(byteCount: 32)
+    }
+
+    /// `byteCount` bytes from the system's generator as lower-case hex digits.
+    static func randomHex(byteCount: Int) -> String {
         var random = SystemRandomNumberGenerator()
-        return "tck_" + (0..<32).map { _ in hex(UInt8.random(in: 0...255, using: &random)) }.joined()
+        return hex((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// The digest as 64 lower-case hex digits, as the keys file writes it.
-    public var digestHex: String { digest.map(Self.hex).joined() }
+    public var digestHex: String { Self.hex(digest) }
 
     /// Whether `name` can name a key.
     public static func isValidName(_ name: String) -> Bool {
         name.wholeMatch(of: /[A-Za-z0-9._\-]{1,64}/) != nil
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 }

@@ -21,8 +21,7 @@ enum AdminToken {
                 return token
             }
         }
-        var random = SystemRandomNumberGenerator()
-        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+        let token = AdminKey.randomHex(byteCount: 32)
         try SecretFile.write(Data((token + "\n").utf8), to: file)
         logger.notice("generated a new admin token", metadata: ["path": "\(file.path)"])
         return token

@@ -67,10 +67,15 @@ extension Request {
         return value == "true"
     }
 
+    /// Whether `text` is one or more ASCII digits (no sign, no space): what a number in a path or a query is.
+    static func isDecimal(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// The `{version}` path parameter: a positive integer.
     func versionNumber() throws -> Int {
         let text = pathParameters["version"] ?? ""
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard Self.isDecimal(text) else {
             throw APIError.invalidParameter("version", "a version is a positive integer")
         }
         guard let number = Int(text), number >= 1 else {

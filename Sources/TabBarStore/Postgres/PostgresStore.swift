@@ -218,7 +218,7 @@ public final class PostgresStore: TabBarStore {
         if unavailableReason != nil { throw StoreError.unavailable }
     }
 
-    /// Runs a write on the database and waits for it.
+    /// Runs a write, or a read only the database can answer (the audit log), on the database and waits for it.
     func write<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresClient, Logger) async throws -> Value
     ) throws -> Value {
