@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TabBarModel", targets: ["TabBarModel"]),
         .library(name: "TabBarStore", targets: ["TabBarStore"]),
         .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
+        // For apps: Foundation only, none of the server's modules or dependencies.
+        .library(name: "TabConfigClient", targets: ["TabConfigClient"]),
     ],
     dependencies: [
         // Floors: the oldest release providing what the code uses. argument-parser 1.5.0: the first built for Swift 6
@@ -94,6 +96,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "TabConfigClient", swiftSettings: swiftSettings),
         .executableTarget(
             name: "StoreCrashWriter",
             dependencies: ["TabBarStore"],
@@ -114,6 +117,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TabBarModelTests", dependencies: ["TabBarModel", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TabConfigClientTests",
+            dependencies: [
+                "TabConfigClient", "TabBarAPI", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TabBarStoreTests",
             dependencies: [
