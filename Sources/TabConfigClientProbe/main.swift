@@ -61,7 +61,8 @@ func waitUntilStored(_ client: TabBarClient) async -> Int32 {
             return 1
         }
         let bar = client.current?.tabBar
-        say("saved revision=\(bar?.customization?.revision ?? -1) order=\(bar?.tabs.map(\.id).joined(separator: ",") ?? "")")
+        let order = bar?.tabs.map(\.id).joined(separator: ",") ?? ""
+        say("saved revision=\(bar?.customization?.revision ?? -1) order=\(order)")
         return 0
     }
     say("stopped")

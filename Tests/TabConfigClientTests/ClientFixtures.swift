@@ -1,13 +1,15 @@
 import Foundation
+import TabBarAPI
 import TabConfigClient
 
 /// Configs, clients and tokens the client's tests share.
 enum ClientFixtures {
-    /// A top-level tab with a view controller destination.
+    /// A top-level tab with a view controller destination; `library` and `settings` may be hidden.
     static func tab(_ id: String) -> [String: Any] {
         [
             "id": id, "title": ["default": id.capitalized], "icon": ["image": "\(id).png"],
             "destination": ["type": "viewController", "name": "\(id.capitalized)ViewController"],
+            "hideable": ["library", "settings"].contains(id),
         ]
     }
 
@@ -46,6 +48,42 @@ enum ClientFixtures {
                     id: $0, title: $0.capitalized, destination: TabBar.Destination(type: .viewController, name: $0),
                     placement: .bar)
             })
+    }
+}
+
+extension ClientTestServer {
+    /// A server with the six tabs of ``ClientFixtures/ids`` published as client `app`.
+    static func published(
+        configure: (inout ApplicationConfiguration) -> Void = { _ in }
+    ) async throws -> ClientTestServer {
+        let server = try ClientTestServer(configure: configure)
+        do {
+            try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
+        } catch {
+            server.close()
+            throw error
+        }
+        return server
+    }
+
+    /// The configuration of a client of `app` on this server whose storage directory, named `name`, is in the
+    /// server's temporary directory.
+    func configuration(
+        user: TabBarClient.User? = nil, name: String = "app", bundled: TabBar? = nil,
+        tokens: TabBarClient.TokenProvider? = nil, refresh: Duration? = nil
+    ) -> TabBarClient.Configuration {
+        ClientFixtures.configuration(
+            baseURL, user: user, storage: ClientFixtures.storage(dataDirectory.url, name), bundled: bundled,
+            tokens: tokens, refresh: refresh)
+    }
+
+    /// A client of `app` on this server (see ``configuration(user:name:bundled:tokens:refresh:)``).
+    func client(
+        user: TabBarClient.User? = nil, name: String = "app", bundled: TabBar? = nil,
+        tokens: TabBarClient.TokenProvider? = nil, refresh: Duration? = nil
+    ) -> TabBarClient {
+        TabBarClient(
+            configuration: configuration(user: user, name: name, bundled: bundled, tokens: tokens, refresh: refresh))
     }
 }
 

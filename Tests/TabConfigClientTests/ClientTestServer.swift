@@ -100,7 +100,9 @@ final class ClientTestServer: Sendable {
     }
 
     /// The user's stored order as `GET …/tab-order` answers it.
-    func storedOrder(_ client: String, _ user: String, token: String? = nil) async throws -> (order: [String], revision: Int) {
+    func storedOrder(
+        _ client: String, _ user: String, token: String? = nil
+    ) async throws -> (order: [String], revision: Int) {
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         let answer = try await request("GET", "/v1/clients/\(client)/users/\(user)/tab-order", headers: headers)
@@ -113,19 +115,34 @@ final class ClientTestServer: Sendable {
     }
 
     /// Requests the server finished, from `GET /metrics`: those whose labels include all of `labels` (e.g.
-    /// `["route": "/v1/clients/{client}/tabs", "status": "304"]`). The scrape itself is not counted.
+    /// `["route": "/v1/clients/{client}/tabs", "status": "304"]`). The scrapes themselves are not counted.
     func requestCount(_ labels: [String: String] = [:]) async throws -> Int {
-        let answer = try await request("GET", "/metrics")
-        var total = 0
-        for line in String(decoding: answer.body, as: UTF8.self).split(separator: "\n")
-        where line.hasPrefix("http_requests_total{") {
-            guard let close = line.lastIndex(of: "}"), let value = Double(line[line.index(after: close)...].trimmed)
-            else { continue }
-            let found = Self.labels(line[line.index(line.startIndex, offsetBy: "http_requests_total{".count)..<close])
-            guard found["route"] != "/metrics", labels.allSatisfy({ found[$0.key] == $0.value }) else { continue }
-            total += Int(value)
+        let samples = try await metric("http_requests_total").filter { sample in
+            sample.labels["route"] != "/metrics" && labels.allSatisfy { sample.labels[$0.key] == $0.value }
         }
-        return total
+        return Int(samples.reduce(0) { $0 + $1.value })
+    }
+
+    /// The event streams the server holds open.
+    func eventSubscribers() async throws -> Int {
+        Int(try await metric("tabconfig_event_subscribers").first?.value ?? 0)
+    }
+
+    /// The samples of the series `name` in `GET /metrics`.
+    func metric(_ name: String) async throws -> [(labels: [String: String], value: Double)] {
+        let answer = try await request("GET", "/metrics")
+        var samples: [(labels: [String: String], value: Double)] = []
+        for line in String(decoding: answer.body, as: UTF8.self).split(separator: "\n") where line.hasPrefix(name) {
+            let rest = line.dropFirst(name.count)
+            if rest.hasPrefix("{"), let close = rest.lastIndex(of: "}"),
+                let value = Double(rest[rest.index(after: close)...].trimmed)
+            {
+                samples.append((Self.labels(rest[rest.index(after: rest.startIndex)..<close]), value))
+            } else if rest.hasPrefix(" "), let value = Double(rest.trimmed) {
+                samples.append(([:], value))
+            }
+        }
+        return samples
     }
 
     /// `name="value",…` as a dictionary.

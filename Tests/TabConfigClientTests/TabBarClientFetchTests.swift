@@ -8,28 +8,23 @@ import TestSupport
 struct TabBarClientFetchTests {
     @Test("First launch online: the service's tab bar is delivered as fresh and kept on disk")
     func firstLaunchOnline() async throws {
-        let server = try ClientTestServer()
+        let server = try await ClientTestServer.published()
         defer { server.close() }
-        try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
-        let storage = ClientFixtures.storage(server.dataDirectory.url)
-        let client = TabBarClient(configuration: ClientFixtures.configuration(server.baseURL, storage: storage))
+        let client = server.client()
         await client.start()
         let delivery = try #require(await client.delivery { $0.source == .fresh })
         await client.shutdown()
         #expect(delivery.tabBar.tabs.map(\.id) == ClientFixtures.ids)
         #expect(delivery.tabBar.version == 1)
         #expect(delivery.etag != nil)
-        #expect(FileManager.default.fileExists(atPath: storage.appendingPathComponent("app.tab-bar.json").path))
+        #expect(ClientStorage(directory: server.configuration().storageDirectory, client: "app").loadAnswer() != nil)
     }
 
     @Test("Second launch with the service stopped: the kept answer is served at once, marked cached, never fresh")
     func secondLaunchOffline() async throws {
-        let server = try ClientTestServer()
+        let server = try await ClientTestServer.published()
         defer { server.close() }
-        try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
-        let storage = ClientFixtures.storage(server.dataDirectory.url)
-        let configuration = ClientFixtures.configuration(
-            server.baseURL, storage: storage, bundled: ClientFixtures.bundled)
+        let configuration = server.configuration(bundled: ClientFixtures.bundled)
         let first = TabBarClient(configuration: configuration)
         await first.start()
         let fresh = try #require(await first.delivery { $0.source == .fresh })
@@ -53,10 +48,7 @@ struct TabBarClientFetchTests {
         let server = try ClientTestServer()
         defer { server.close() }
         server.stop()
-        let client = TabBarClient(
-            configuration: ClientFixtures.configuration(
-                server.baseURL, storage: ClientFixtures.storage(server.dataDirectory.url),
-                bundled: ClientFixtures.bundled))
+        let client = server.client(bundled: ClientFixtures.bundled)
         await client.start()
         let delivery = try #require(client.current)
         #expect(delivery.source == .bundled)
@@ -69,11 +61,9 @@ struct TabBarClientFetchTests {
 
     @Test("Revalidation: the service answers 304 to the held ETag, and the delivery is fresh with that ETag")
     func notModified() async throws {
-        let server = try ClientTestServer()
+        let server = try await ClientTestServer.published()
         defer { server.close() }
-        try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
-        let storage = ClientFixtures.storage(server.dataDirectory.url)
-        let configuration = ClientFixtures.configuration(server.baseURL, storage: storage)
+        let configuration = server.configuration()
         let first = TabBarClient(configuration: configuration)
         let fresh = try await first.refresh()
         await first.shutdown()
@@ -96,19 +86,15 @@ struct TabBarClientFetchTests {
 
     @Test("A kept answer to another request (another user, another app version) is not served")
     func otherRequestNotServed() async throws {
-        let server = try ClientTestServer()
+        let server = try await ClientTestServer.published()
         defer { server.close() }
-        try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
-        let storage = ClientFixtures.storage(server.dataDirectory.url)
-        let alice = ClientFixtures.configuration(server.baseURL, user: .id("alice"), storage: storage)
+        let alice = server.configuration(user: .id("alice"))
         let first = TabBarClient(configuration: alice)
         _ = try await first.refresh()
         await first.shutdown()
         server.stop()
 
-        let bob = TabBarClient(
-            configuration: ClientFixtures.configuration(
-                server.baseURL, user: .id("bob"), storage: storage, bundled: ClientFixtures.bundled))
+        let bob = server.client(user: .id("bob"), bundled: ClientFixtures.bundled)
         await bob.start()
         #expect(bob.current?.source == .bundled)
         await bob.shutdown()
@@ -128,15 +114,13 @@ struct TabBarClientFetchTests {
 
     @Test("A damaged kept answer is ignored (the bundled default is served) and replaced by the next answer")
     func damagedCache() async throws {
-        let server = try ClientTestServer()
+        let server = try await ClientTestServer.published()
         defer { server.close() }
-        try await server.publish("app", ClientFixtures.config(ClientFixtures.ids))
-        let storage = ClientFixtures.storage(server.dataDirectory.url)
+        let storage = server.configuration().storageDirectory
         try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
         let file = storage.appendingPathComponent("app.tab-bar.json")
         try Data("{\"request\": \"GET http://".utf8).write(to: file)
-        let client = TabBarClient(
-            configuration: ClientFixtures.configuration(server.baseURL, storage: storage, bundled: ClientFixtures.bundled))
+        let client = server.client(bundled: ClientFixtures.bundled)
         await client.start()
         #expect(client.current?.source == .bundled)
         let fresh = try #require(await client.delivery { $0.source == .fresh })

@@ -75,7 +75,8 @@ extension TabBarClient {
         var parser = ServerSentEventParser(lastEventID: lastEventID)
         var connected = false
         do {
-            for try await chunk in EventStreamConnection.open(request, idleTimeout: configuration.eventStreamIdleTimeout) {
+            let stream = EventStreamConnection.open(request, idleTimeout: configuration.eventStreamIdleTimeout)
+            for try await chunk in stream {
                 switch chunk {
                 case .head(let status, let retryAfter):
                     let answer = try screen(HTTPAnswer(status: status, retryAfter: retryAfter), token: token)

@@ -17,25 +17,34 @@ extension TabBarClient {
         revalidateInBackground()
     }
 
-    /// Revalidates the held answer, joining a revalidation in flight; a retryable failure schedules a retry when
-    /// something waits for one (a pending save, or an active app with no fresh answer).
+    /// Revalidates the held answer, joining a revalidation in flight.
     func revalidate() async throws -> TabBarDelivery {
-        if let fetchTask { return try await fetchTask.value }
-        let task = Task { try await self.fetchTabBar() }
-        fetchTask = task
-        defer { if fetchTask == task { fetchTask = nil } }
-        do {
-            return try await task.value
-        } catch let error as TabBarClientError {
-            if error.isRetryable { scheduleRecovery() }
-            throw error
-        }
+        try await beginRevalidation().value
     }
 
-    /// ``revalidate()`` in a task of its own; its failure is in ``status``.
+    /// ``revalidate()`` without waiting for it; its failure is in ``status``.
     func revalidateInBackground() {
         guard !stopped else { return }
-        Task { _ = try? await self.revalidate() }
+        beginRevalidation()
+    }
+
+    /// The revalidation in flight, or a new one (held before this returns, so what starts next joins it). A
+    /// retryable failure schedules a retry when something waits for one (a pending save, or an active app with no
+    /// fresh answer).
+    @discardableResult
+    private func beginRevalidation() -> Task<TabBarDelivery, any Error> {
+        if let fetchTask { return fetchTask }
+        let task = Task {
+            defer { fetchTask = nil }
+            do {
+                return try await fetchTabBar()
+            } catch let error as TabBarClientError {
+                if error.isRetryable { scheduleRecovery() }
+                throw error
+            }
+        }
+        fetchTask = task
+        return task
     }
 
     /// One request for the tab bar: `If-None-Match` with the held ETag when the held answer answers this request;

@@ -120,14 +120,24 @@ extension TabBarClient {
         return token
     }
 
-    /// Sorts an answer's status: a 401 or 403 stops all requests until another token, a 429 or 503 honours its
-    /// `Retry-After`, another 5xx is a server error; any other answer is returned (the service is reachable).
+    /// Sorts an answer's status: a 401 or 403 stops all requests (the event stream and retries too) until another
+    /// token, a 429 or 503 honours its `Retry-After`, another 5xx is a server error; any other answer is returned
+    /// (the service is reachable).
     func screen(_ answer: HTTPAnswer, token: String?) throws -> HTTPAnswer {
         switch answer.status {
         case 401, 403:
             refusedToken = .some(token)
-            statuses.update { $0.connection = .unauthorized(status: answer.status) }
-            throw record(.unauthorized(status: answer.status, problem: answer.problem))
+            recoveryTask?.cancel()
+            recoveryTask = nil
+            eventTask?.cancel()
+            eventTask = nil
+            let error = TabBarClientError.unauthorized(status: answer.status, problem: answer.problem)
+            statuses.update {
+                $0.connection = .unauthorized(status: answer.status)
+                $0.eventStream = .stopped
+                $0.lastError = error
+            }
+            throw error
         case 429, 503:
             let until = answer.retryAfter.flatMap { RetryAfter.delay($0) }.map(honourRetryAfter)
             statuses.update { $0.connection = answer.status == 503 ? .unreachable : .reachable }

@@ -35,21 +35,30 @@ extension TabBarClient {
         try prepare()
         if let sendTask { return try await sendTask.value }
         guard pending != nil else { return nil }
-        let task = Task { try await self.sendPending() }
-        sendTask = task
-        defer { if sendTask == task { sendTask = nil } }
-        do {
-            return try await task.value
-        } catch let error as TabBarClientError {
-            if error.isRetryable { scheduleRecovery() }
-            throw error
-        }
+        return try await beginSending().value
     }
 
-    /// ``sendPendingSave()`` in a task of its own unless one is in flight.
+    /// ``sendPendingSave()`` without waiting for it, unless nothing is pending or a send is in flight.
     func startSending() {
         guard !stopped, sendTask == nil, pending != nil else { return }
-        Task { _ = try? await self.sendPendingSave() }
+        beginSending()
+    }
+
+    /// A new send of the pending save, held before this returns so that what starts next joins it. A retryable
+    /// failure schedules a retry.
+    @discardableResult
+    private func beginSending() -> Task<SavedTabOrder?, any Error> {
+        let task = Task {
+            defer { sendTask = nil }
+            do {
+                return try await sendPending()
+            } catch let error as TabBarClientError {
+                if error.isRetryable { scheduleRecovery() }
+                throw error
+            }
+        }
+        sendTask = task
+        return task
     }
 
     /// Sends pending saves until none is left: reads the stored order (its ETag and revision); when its revision is
@@ -119,7 +128,8 @@ extension TabBarClient {
         case 200, 201:
             do {
                 let saved = try JSONDecoder().decode(SavedTabOrder.self, from: answer.body)
-                heldTabOrder = (TabOrder(order: saved.order, hidden: saved.hidden, revision: saved.revision), answer.etag)
+                let order = TabOrder(order: saved.order, hidden: saved.hidden, revision: saved.revision)
+                heldTabOrder = (order, answer.etag)
                 return saved
             } catch {
                 throw record(.invalidAnswer("the saved tab order does not decode: \(error)"))
