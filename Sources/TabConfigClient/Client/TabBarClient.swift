@@ -6,7 +6,8 @@ import FoundationNetworking
 /// Serves an app its tab bar from the tabconfig service and saves the user's reordered tabs.
 ///
 /// - The last good answer is kept on disk and served at once at the next launch, marked
-///   ``TabBarDelivery/Source/cached``, while the client revalidates it (`If-None-Match`); a first launch without the service gets the bundled default.
+///   ``TabBarDelivery/Source/cached``, while the client revalidates it (`If-None-Match`); a first launch without the
+///   service gets the bundled default.
 /// - While the app is active (``setActive(_:)``) the client follows the service's event stream and revalidates when a
 ///   new version goes live, and on a timer when ``Configuration/refreshInterval`` asks for one.
 /// - A save (``save(_:baseRevision:)``) is written to disk before anything is sent, and sent until the service stores
