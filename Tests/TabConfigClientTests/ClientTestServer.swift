@@ -123,6 +123,14 @@ final class ClientTestServer: Sendable {
         return Int(samples.reduce(0) { $0 + $1.value })
     }
 
+    /// ``requestCount(_:)`` once it reached `expected` (the server counts a request after its answer went out, so
+    /// a client may hold the answer a moment before it is counted), or after 20 s: what a test compares with
+    /// `expected` to see that no more requests came.
+    func settledCount(_ labels: [String: String] = [:], expected: Int) async throws -> Int {
+        _ = try await waitUntil { try await requestCount(labels) >= expected }
+        return try await requestCount(labels)
+    }
+
     /// The event streams the server holds open.
     func eventSubscribers() async throws -> Int {
         Int(try await metric("tabconfig_event_subscribers").first?.value ?? 0)

@@ -36,7 +36,7 @@ struct TabBarClientAuthTests {
         await client.setActive(true)
         let refused = await client.status { $0.connection == .unauthorized(status: 401) }
         #expect(refused?.lastError == .unauthorized(status: 401, problem: refused?.lastError.flatMap(\.problem)))
-        #expect(try await server.requestCount() == published + 1)
+        #expect(try await server.settledCount(expected: published + 1) == published + 1)
 
         try await Task.sleep(for: .seconds(1))
         await #expect(throws: TabBarClientError.self) { try await client.refresh() }
@@ -45,7 +45,7 @@ struct TabBarClientAuthTests {
             edited: TabOrderState(order: ClientFixtures.ids.reversed()))
         try await client.save(edit, baseRevision: 0)
         await #expect(throws: TabBarClientError.self) { try await client.sendPendingSave() }
-        #expect(try await server.requestCount() == published + 1)
+        #expect(try await server.settledCount(expected: published + 1) == published + 1)
         #expect(client.status.connection == .unauthorized(status: 401))
         #expect(client.status.eventStream == .stopped)
 
@@ -53,7 +53,7 @@ struct TabBarClientAuthTests {
         let fresh = try #require(await client.delivery { $0.source == .fresh && !$0.hasPendingSave })
         #expect(fresh.tabBar.tabs.map(\.id) == ClientFixtures.ids.reversed())
         #expect(try await server.storedOrder("app", "locked-out", token: good).revision == 1)
-        #expect(try await server.requestCount(["status": "401"]) == 1)
+        #expect(try await server.settledCount(["status": "401"], expected: 1) == 1)
         #expect(client.status.connection == .reachable)
         await client.shutdown()
     }

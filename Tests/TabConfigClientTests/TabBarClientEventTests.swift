@@ -23,7 +23,8 @@ struct TabBarClientEventTests {
         let updated = try #require(await client.delivery { $0.tabBar.version == 2 })
         #expect(updated.source == .fresh)
         #expect(updated.tabBar.tabs.first?.id == "shop")
-        #expect(try await server.requestCount(["route": "/v1/clients/{client}/tabs", "status": "200"]) == 2)
+        let answered = ["route": "/v1/clients/{client}/tabs", "status": "200"]
+        #expect(try await server.settledCount(answered, expected: 2) == 2)
         await client.setActive(false)
         #expect(client.status.eventStream == .stopped)
         await client.shutdown()
@@ -52,7 +53,7 @@ struct TabBarClientEventTests {
         holder.cancel()
         #expect(await client.status(within: 30) { $0.eventStream == .connected } != nil)
         #expect(ContinuousClock.now - started >= .seconds(5))
-        #expect(try await server.requestCount(refusals) == 1)
+        #expect(try await server.settledCount(refusals, expected: 1) == 1)
         await client.shutdown()
     }
 }

@@ -67,8 +67,9 @@ struct TabBarClientFetchTests {
         let first = TabBarClient(configuration: configuration)
         let fresh = try await first.refresh()
         await first.shutdown()
-        let route = ["route": "/v1/clients/{client}/tabs"]
-        #expect(try await server.requestCount(route.merging(["status": "200"]) { $1 }) == 1)
+        let answered = ["route": "/v1/clients/{client}/tabs", "status": "200"]
+        let notModified = ["route": "/v1/clients/{client}/tabs", "status": "304"]
+        #expect(try await server.settledCount(answered, expected: 1) == 1)
 
         let second = TabBarClient(configuration: configuration)
         await second.start()
@@ -76,11 +77,11 @@ struct TabBarClientFetchTests {
         let confirmed = try #require(await second.delivery { $0.source == .fresh })
         #expect(confirmed.etag == fresh.etag)
         #expect(confirmed.tabBar == fresh.tabBar)
-        #expect(try await server.requestCount(route.merging(["status": "304"]) { $1 }) == 1)
+        #expect(try await server.settledCount(notModified, expected: 1) == 1)
         let again = try await second.refresh()
         #expect(again.etag == fresh.etag)
-        #expect(try await server.requestCount(route.merging(["status": "304"]) { $1 }) == 2)
-        #expect(try await server.requestCount(route.merging(["status": "200"]) { $1 }) == 1)
+        #expect(try await server.settledCount(notModified, expected: 2) == 2)
+        #expect(try await server.settledCount(answered, expected: 1) == 1)
         await second.shutdown()
     }
 

@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("TabBarClient: saving the user's order, against the real service")
 struct TabBarClientSaveTests {
-    private let putRoute = ["route": "/v1/clients/{client}/users/{user}/tab-order", "method": "PUT"]
+    private let put = ["route": "/v1/clients/{client}/users/{user}/tab-order", "method": "PUT"]
 
     @Test("Two clients race a save on one user from the same revision: one meets 412, merges, and both moves survive")
     func racingSaves() async throws {
@@ -34,8 +34,8 @@ struct TabBarClientSaveTests {
         let stored = try await server.storedOrder("app", "racer")
         #expect(stored.order == merged)
         #expect(stored.revision == 2)
-        #expect(try await server.requestCount(putRoute.merging(["status": "412"]) { $1 }) == 1)
-        #expect(try await server.requestCount(putRoute.merging(["status": "200"]) { $1 }) == 2)
+        #expect(try await server.settledCount(put.merging(["status": "412"]) { $1 }, expected: 1) == 1)
+        #expect(try await server.settledCount(put.merging(["status": "200"]) { $1 }, expected: 2) == 2)
         for client in clients {
             #expect(await client.pendingEdit == nil)
             let latest = try await client.refresh()

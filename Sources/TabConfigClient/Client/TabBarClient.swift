@@ -17,6 +17,8 @@ import FoundationNetworking
 ///   or 403 nothing is sent until the token provider gives another token.
 ///
 /// Deliveries come through ``updates`` (the latest first) and ``current``; the link's state through ``status``.
+/// Make one client per configuration and keep it for the app's life: its timers and streams run until
+/// ``shutdown()``.
 public actor TabBarClient {
     /// What the client was made with.
     public nonisolated let configuration: Configuration

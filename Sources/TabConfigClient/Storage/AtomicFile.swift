@@ -24,7 +24,7 @@ enum AtomicFile {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
-        try synchronizeDirectory(directory)
+        synchronizeDirectory(directory)
     }
 
     /// Removes the file at `url`, durably; a missing file is no error.
@@ -34,7 +34,7 @@ enum AtomicFile {
         } catch CocoaError.fileNoSuchFile {
             return
         }
-        try synchronizeDirectory(url.deletingLastPathComponent())
+        synchronizeDirectory(url.deletingLastPathComponent())
     }
 
     /// The file's bytes, or nil when it cannot be read.
@@ -42,9 +42,11 @@ enum AtomicFile {
         try? Data(contentsOf: url)
     }
 
-    private static func synchronizeDirectory(_ directory: URL) throws {
-        let handle = try FileHandle(forReadingFrom: directory)
-        defer { try? handle.close() }
-        try handle.synchronize()
+    /// Flushes the directory's entries (a rename, a removal) to the disk. Best effort: a file system that cannot open
+    /// or flush a directory still has the file written and flushed whole, only its name's durability is left to it.
+    private static func synchronizeDirectory(_ directory: URL) {
+        guard let handle = try? FileHandle(forReadingFrom: directory) else { return }
+        try? handle.synchronize()
+        try? handle.close()
     }
 }
