@@ -92,7 +92,10 @@ extension TabBarClient {
         } catch is TabBarClientError {
             // Recorded where it was made.
         } catch {
-            if !Task.isCancelled, !connected { _ = record(.network(error.localizedDescription)) }
+            if !Task.isCancelled, !connected {
+                statuses.update { $0.connection = .unreachable }
+                _ = record(.network(error.localizedDescription))
+            }
         }
         return connected
     }
