@@ -7,6 +7,9 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "tabconfig",
+    // Apple platforms build only the TabConfigClient library (the server is Linux only); its Duration, Clock and
+    // async URLSession need these releases. Linux ignores the list.
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "tabconfig", targets: ["tabconfig"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
@@ -97,6 +100,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "TabConfigClient", swiftSettings: swiftSettings),
+        // Test tooling for TabConfigClient's kill test: saves an order through the client, or resumes a pending save.
+        .executableTarget(
+            name: "TabConfigClientProbe",
+            dependencies: ["TabConfigClient"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "StoreCrashWriter",
             dependencies: ["TabBarStore"],
@@ -120,8 +129,9 @@ let package = Package(
         .testTarget(
             name: "TabConfigClientTests",
             dependencies: [
-                "TabConfigClient", "TabBarAPI", "TestSupport",
+                "TabConfigClient", "TabConfigClientProbe", "TabBarAPI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,63 @@
+import Foundation
+
+extension TabBarClient {
+    /// Gives the bearer token of the signed-in user, or nil to send none. Asked before every request, so it may
+    /// refresh an expiring token; after a 401 or 403 the client sends nothing until it gives a different token.
+    public typealias TokenProvider = @Sendable () async throws -> String?
+
+    /// How a client reaches the service, whose tab bar it asks for, and where it keeps what it learnt.
+    public struct Configuration: Sendable {
+        /// The service's address, e.g. `https://tabs.example.com` (a path prefix is kept).
+        public var baseURL: URL
+        /// The client (app flavour) id.
+        public var client: String
+        /// Whose tab bar: nil for the default one (`GET /v1/clients/{client}/tabs`), else the user's
+        /// (`GET /v1/clients/{client}/users/{user}/tabs`), which saves need.
+        public var user: User?
+        /// What the app tells the service about itself; sent with every tab-bar request and save.
+        public var context: TabBarContext
+        /// Where the last good answer and the pending save are kept. A directory of the app's own (Application
+        /// Support, not Caches: the pending save must survive). Give each signed-in user of `.me` a directory of its
+        /// own, since `.me` names no user the client could tell apart.
+        public var storageDirectory: URL
+        /// The tab bar shown on a first launch before the service answers (offline, say).
+        public var bundledDefault: TabBar?
+        /// Gives the bearer token sent as `Authorization: Bearer`; nil sends none.
+        public var tokenProvider: TokenProvider?
+        /// How failed requests and conflicting saves are retried.
+        public var retryPolicy: RetryPolicy
+        /// How often the tab bar is revalidated while the app is active, besides the event stream; nil never.
+        public var refreshInterval: Duration?
+        /// How long a request may go without a byte before it fails.
+        public var requestTimeout: Duration
+        /// How long the event stream may go without a byte (the service sends a heartbeat every 15 s) before the
+        /// client reconnects.
+        public var eventStreamIdleTimeout: Duration
+
+        /// A configuration; `baseURL`, `client` and `storageDirectory` are required, the rest has defaults.
+        public init(
+            baseURL: URL, client: String, user: User? = nil, context: TabBarContext = TabBarContext(),
+            storageDirectory: URL, bundledDefault: TabBar? = nil, tokenProvider: TokenProvider? = nil,
+            retryPolicy: RetryPolicy = RetryPolicy(), refreshInterval: Duration? = nil,
+            requestTimeout: Duration = .seconds(30), eventStreamIdleTimeout: Duration = .seconds(45)
+        ) {
+            self.baseURL = baseURL
+            self.client = client
+            self.user = user
+            self.context = context
+            self.storageDirectory = storageDirectory
+            self.bundledDefault = bundledDefault
+            self.tokenProvider = tokenProvider
+            self.retryPolicy = retryPolicy
+            self.refreshInterval = refreshInterval
+            self.requestTimeout = requestTimeout
+            self.eventStreamIdleTimeout = eventStreamIdleTimeout
+        }
+
+        /// Whose tab order a pending save changes: the service, the client and the user. A pending save is sent only
+        /// by a client whose configuration names the same.
+        var saveOwner: String {
+            "\(baseURL.absoluteString)|\(client)|\(user?.pathComponent ?? "")"
+        }
+    }
+}

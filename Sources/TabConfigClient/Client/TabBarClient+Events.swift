@@ -1,0 +1,127 @@
+import Foundation
+
+extension TabBarClient {
+    /// Tells the client whether the app is in the foreground. Active: it revalidates the tab bar and sends a pending
+    /// save at once, follows the event stream (revalidating when a new version goes live) and refreshes on
+    /// ``Configuration/refreshInterval``. Inactive: the stream and the timer stop.
+    public func setActive(_ active: Bool) {
+        guard !stopped, active != isActive else { return }
+        loadIfNeeded()
+        isActive = active
+        if active {
+            revalidateInBackground()
+            startEvents()
+            startPeriodicRefresh()
+        } else {
+            eventTask?.cancel()
+            eventTask = nil
+            refreshTask?.cancel()
+            refreshTask = nil
+            statuses.update { $0.eventStream = .stopped }
+        }
+    }
+
+    /// Follows the event stream in a task of its own unless it is followed already.
+    func startEvents() {
+        guard !stopped, isActive, eventTask == nil else { return }
+        eventGeneration += 1
+        let generation = eventGeneration
+        eventTask = Task {
+            await self.followEvents()
+            self.eventsEnded(generation)
+        }
+    }
+
+    private func eventsEnded(_ generation: Int) {
+        guard generation == eventGeneration else { return }
+        eventTask = nil
+        statuses.update { $0.eventStream = .stopped }
+    }
+
+    /// Connects, reads events until the stream ends, and reconnects with backoff (never before a `Retry-After`),
+    /// sending `Last-Event-ID`; stops when the app goes inactive or a token is refused (a later successful request
+    /// starts it again).
+    private func followEvents() async {
+        if let fetchTask { _ = try? await fetchTask.value }
+        var attempt = 0
+        while isActive, !stopped, !Task.isCancelled, refusedToken == nil {
+            if let wait = remainingWait() {
+                statuses.update { $0.eventStream = .waiting }
+                try? await Task.sleep(for: wait)
+                continue
+            }
+            statuses.update { $0.eventStream = .connecting }
+            if await connectOnce() { attempt = 0 }
+            guard isActive, !stopped, !Task.isCancelled, refusedToken == nil else { break }
+            statuses.update { $0.eventStream = .waiting }
+            var delay = configuration.retryPolicy.backoff.delay(attempt: attempt)
+            attempt += 1
+            if let wait = remainingWait(), wait > delay { delay = wait }
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    /// One connection to the event stream; returns whether the service accepted it.
+    private func connectOnce() async -> Bool {
+        let token: String?
+        do {
+            token = try await admittedToken()
+        } catch {
+            return false
+        }
+        var request = request(eventsURL)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+        var parser = ServerSentEventParser(lastEventID: lastEventID)
+        var connected = false
+        do {
+            let stream = EventStreamConnection.open(request, idleTimeout: configuration.eventStreamIdleTimeout)
+            for try await chunk in stream {
+                switch chunk {
+                case .head(let status, let retryAfter):
+                    let answer = try screen(HTTPAnswer(status: status, retryAfter: retryAfter), token: token)
+                    guard answer.status == 200 else { throw rejection(answer) }
+                    connected = true
+                    statuses.update { $0.eventStream = .connected }
+                    reachable()
+                case .bytes(let data):
+                    for event in parser.feed(data) { received(event) }
+                    lastEventID = parser.lastEventID
+                }
+            }
+        } catch is TabBarClientError {
+            // Recorded where it was made.
+        } catch {
+            if !Task.isCancelled, !connected {
+                statuses.update { $0.connection = .unreachable }
+                _ = record(.network(error.localizedDescription))
+            }
+        }
+        return connected
+    }
+
+    /// A `version` event whose version differs from the held tab bar's makes the client revalidate.
+    private func received(_ event: ServerSentEvent) {
+        guard event.type == "version",
+            let version = try? JSONDecoder().decode(VersionEvent.self, from: Data(event.data.utf8))
+        else { return }
+        if held?.tabBar.version != version.version || held?.source == .bundled {
+            revalidateInBackground()
+        }
+    }
+
+    /// Revalidates every ``Configuration/refreshInterval`` while the app is active.
+    private func startPeriodicRefresh() {
+        guard let interval = configuration.refreshInterval, refreshTask == nil else { return }
+        refreshTask = Task {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                _ = try? await self.revalidate()
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+extension TabBarClient {
+    /// Asks the service for the tab bar now (revalidating the held one) and returns the delivery. Joins a request
+    /// already in flight. Throws when the service cannot answer; the held answer is still served then.
+    @discardableResult
+    public func refresh() async throws -> TabBarDelivery {
+        try prepare()
+        return try await revalidate()
+    }
+
+    /// Tells the client the token provider may give another token now (the user signed in again): after a 401 or
+    /// 403 the client asks it at once instead of at the next occasion.
+    public func credentialsChanged() {
+        guard !stopped else { return }
+        loadIfNeeded()
+        revalidateInBackground()
+    }
+
+    /// Revalidates the held answer, joining a revalidation in flight.
+    func revalidate() async throws -> TabBarDelivery {
+        try await beginRevalidation().value
+    }
+
+    /// ``revalidate()`` without waiting for it; its failure is in ``status``.
+    func revalidateInBackground() {
+        guard !stopped else { return }
+        beginRevalidation()
+    }
+
+    /// The revalidation in flight, or a new one (held before this returns, so what starts next joins it). A
+    /// retryable failure schedules a retry when something waits for one (a pending save, or an active app with no
+    /// fresh answer).
+    @discardableResult
+    private func beginRevalidation() -> Task<TabBarDelivery, any Error> {
+        if let fetchTask { return fetchTask }
+        let task = Task {
+            defer { fetchTask = nil }
+            do {
+                return try await fetchTabBar()
+            } catch let error as TabBarClientError {
+                if error.isRetryable { scheduleRecovery() }
+                throw error
+            }
+        }
+        fetchTask = task
+        return task
+    }
+
+    /// One request for the tab bar: `If-None-Match` with the held ETag when the held answer answers this request;
+    /// a 200 is held and kept on disk, a 304 confirms the held answer (fresh from now on).
+    private func fetchTabBar() async throws -> TabBarDelivery {
+        let key = requestKey
+        var request = request(tabsURL)
+        if let held, held.request == key, let etag = held.etag {
+            request.setValue(etag, forHTTPHeaderField: "If-None-Match")
+        }
+        let answer = try await send(request)
+        let now = Date()
+        switch answer.status {
+        case 200:
+            let tabBar = try decodeTabBar(answer.body)
+            held = HeldAnswer(tabBar: tabBar, etag: answer.etag, request: key, source: .fresh, receivedAt: now)
+            do {
+                try storage.store(CachedAnswer(request: key, etag: answer.etag, body: answer.body, receivedAt: now))
+            } catch {
+                _ = record(.storage("the answer could not be kept: \(error.localizedDescription)"))
+            }
+        case 304 where held?.request == key && held?.etag != nil:
+            held?.source = .fresh
+            held?.receivedAt = now
+        default:
+            throw rejection(answer)
+        }
+        statuses.update { $0.lastError = nil }
+        guard let delivery = deliver() else { throw record(.invalidAnswer("no tab bar is held")) }
+        reachable()
+        return delivery
+    }
+
+    /// The service answered: the backoff starts over, a pending save is sent, the event stream followed again if
+    /// the app is active.
+    func reachable() {
+        failures = 0
+        recoveryTask?.cancel()
+        recoveryTask = nil
+        if pending != nil { startSending() }
+        if isActive { startEvents() }
+    }
+
+    /// Retries after a retryable failure, once the backoff's wait (and any `Retry-After`) has passed: the pending
+    /// save when there is one, else the tab bar when the app is active and holds no fresh answer.
+    func scheduleRecovery() {
+        guard !stopped, recoveryTask == nil, refusedToken == nil else { return }
+        guard pending != nil || (isActive && held?.source != .fresh) else { return }
+        var delay = configuration.retryPolicy.backoff.delay(attempt: failures)
+        failures += 1
+        if let wait = remainingWait(), wait > delay { delay = wait }
+        recoveryTask = Task {
+            try? await Task.sleep(for: delay)
+            await self.recover()
+        }
+    }
+
+    private func recover() async {
+        guard !Task.isCancelled, !stopped else { return }
+        recoveryTask = nil
+        if pending != nil {
+            _ = try? await sendPendingSave()
+        } else {
+            _ = try? await revalidate()
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+extension TabBarClient {
+    /// Saves the user's edit of their tab order and hidden tabs: writes it to the pending-save file (atomically,
+    /// before any request), delivers the tab bar with the edit applied, and starts sending it; returns once the
+    /// file is written. A second edit while one is pending is composed with it into one pending edit.
+    ///
+    /// - Parameters:
+    ///   - edit: what the user saw and what they left.
+    ///   - baseRevision: the revision of the user's customization `edit.base` was read at; nil takes the delivered
+    ///     tab bar's ``TabBar/Customization/revision``.
+    public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) throws {
+        try prepare()
+        guard configuration.user != nil else { throw record(.noUser) }
+        let next: PendingSave
+        if let pending {
+            next = pending.followed(by: edit)
+        } else {
+            guard !edit.isEmpty else { return }
+            guard let revision = baseRevision ?? held?.tabBar.customization?.revision else {
+                throw record(.noBaseRevision)
+            }
+            next = PendingSave(owner: configuration.saveOwner, edit: edit, baseRevision: revision)
+        }
+        try keep(next)
+        deliver()
+        startSending()
+    }
+
+    /// Sends the pending save now (or joins the sending in flight) and returns what the service stored; nil when
+    /// nothing is pending. On a retryable failure the save stays pending (and is retried by the client); a save the
+    /// service refuses as it is (400, 409, 422) is dropped, and its problem thrown.
+    @discardableResult
+    public func sendPendingSave() async throws -> SavedTabOrder? {
+        try prepare()
+        if let sendTask { return try await sendTask.value }
+        guard pending != nil else { return nil }
+        return try await beginSending().value
+    }
+
+    /// ``sendPendingSave()`` without waiting for it, unless nothing is pending or a send is in flight.
+    func startSending() {
+        guard !stopped, sendTask == nil, pending != nil else { return }
+        beginSending()
+    }
+
+    /// A new send of the pending save, held before this returns so that what starts next joins it. A retryable
+    /// failure schedules a retry.
+    @discardableResult
+    private func beginSending() -> Task<SavedTabOrder?, any Error> {
+        let task = Task {
+            defer { sendTask = nil }
+            do {
+                return try await sendPending()
+            } catch let error as TabBarClientError {
+                if error.isRetryable { scheduleRecovery() }
+                throw error
+            }
+        }
+        sendTask = task
+        return task
+    }
+
+    /// Sends pending saves until none is left: reads the stored order (its ETag and revision); when its revision is
+    /// the save's base, writes the edited state with `If-Match`; when it is not (or the write meets a 412), reads
+    /// the user's tab bar again and makes the edit again on it, up to ``RetryPolicy/maxSaveAttempts`` times.
+    private func sendPending() async throws -> SavedTabOrder? {
+        var attempts = 0
+        var lastSaved: SavedTabOrder?
+        while let current = pending {
+            guard attempts < configuration.retryPolicy.maxSaveAttempts else {
+                throw record(.conflict(attempts: attempts))
+            }
+            attempts += 1
+            let stored = try await readTabOrder()
+            if stored.order.revision == current.baseRevision {
+                await beforeTabOrderWrite?()
+                if let saved = try await writeTabOrder(current, ifMatch: stored.etag) {
+                    lastSaved = saved
+                    attempts = 0
+                    try markStored(current, as: saved)
+                    continue
+                }
+            }
+            try await rebasePending()
+        }
+        if lastSaved != nil {
+            if let fetchTask { _ = try? await fetchTask.value }
+            _ = try? await revalidate()
+        }
+        return lastSaved
+    }
+
+    /// `GET …/tab-order`, revalidating the one held.
+    private func readTabOrder() async throws -> (order: TabOrder, etag: String?) {
+        guard let url = tabOrderURL(withContext: false) else { throw record(.noUser) }
+        var request = request(url)
+        if let etag = heldTabOrder?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        let answer = try await send(request)
+        switch answer.status {
+        case 200:
+            do {
+                let order = try JSONDecoder().decode(TabOrder.self, from: answer.body)
+                heldTabOrder = (order, answer.etag)
+                return (order, answer.etag)
+            } catch {
+                throw record(.invalidAnswer("the tab order does not decode: \(error)"))
+            }
+        case 304:
+            if let heldTabOrder { return heldTabOrder }
+            throw rejection(answer)
+        default:
+            throw rejection(answer)
+        }
+    }
+
+    /// `PUT …/tab-order` of the save's edited state with `If-Match` and the context's parameters; the stored order,
+    /// or nil on 412. A 400, 409 or 422 drops the save.
+    private func writeTabOrder(_ save: PendingSave, ifMatch etag: String?) async throws -> SavedTabOrder? {
+        guard let url = tabOrderURL(withContext: true) else { throw record(.noUser) }
+        guard let etag else { throw record(.invalidAnswer("the tab order came without an ETag")) }
+        var request = request(url, method: "PUT")
+        request.setValue(etag, forHTTPHeaderField: "If-Match")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(save.edit.edited)
+        let answer = try await send(request)
+        switch answer.status {
+        case 200, 201:
+            do {
+                let saved = try JSONDecoder().decode(SavedTabOrder.self, from: answer.body)
+                let order = TabOrder(order: saved.order, hidden: saved.hidden, revision: saved.revision)
+                heldTabOrder = (order, answer.etag)
+                return saved
+            } catch {
+                throw record(.invalidAnswer("the saved tab order does not decode: \(error)"))
+            }
+        case 412:
+            heldTabOrder = nil
+            return nil
+        case 400, 409, 422:
+            let error = rejection(answer)
+            if pending?.id == save.id { try drop() }
+            throw error
+        default:
+            throw rejection(answer)
+        }
+    }
+
+    /// The service stored `save`: the file goes unless a newer edit replaced it meanwhile (that one is sent next,
+    /// made again on the stored order), and the held tab bar shows the stored state until the service's answer
+    /// replaces it.
+    private func markStored(_ save: PendingSave, as saved: SavedTabOrder) throws {
+        if var held, held.tabBar.customization != nil {
+            held.tabBar = held.tabBar.showingPendingOrder(TabOrderState(order: saved.order, hidden: saved.hidden))
+            held.tabBar.customization?.revision = saved.revision
+            held.etag = nil
+            self.held = held
+        }
+        if pending?.id == save.id { try drop() }
+        deliver()
+    }
+
+    /// Reads the user's tab bar again and makes the pending edit again on it, with its revision as the new base.
+    private func rebasePending() async throws {
+        _ = try await revalidate()
+        guard let latest = held?.tabBar, let revision = latest.customization?.revision else {
+            throw record(.invalidAnswer("the user's tab bar has no customization"))
+        }
+        guard let pending else { return }
+        try keep(pending.rebased(on: TabOrderState(latest), revision: revision))
+        deliver()
+    }
+
+    /// Writes `save` to the pending-save file, then holds it.
+    private func keep(_ save: PendingSave) throws {
+        do {
+            try storage.store(save)
+        } catch {
+            throw record(.storage("the pending save could not be written: \(error.localizedDescription)"))
+        }
+        pending = save
+    }
+
+    /// Removes the pending save from disk and memory.
+    private func drop() throws {
+        do {
+            try storage.removePending()
+        } catch {
+            throw record(.storage("the pending save could not be removed: \(error.localizedDescription)"))
+        }
+        pending = nil
+        deliver()
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Serves an app its tab bar from the tabconfig service and saves the user's reordered tabs.
+///
+/// - The last good answer is kept on disk and served at once at the next launch, marked
+///   ``TabBarDelivery/Source/cached``, while the client revalidates it (`If-None-Match`); a first launch without the
+///   service gets the bundled default.
+/// - While the app is active (``setActive(_:)``) the client follows the service's event stream and revalidates when a
+///   new version goes live, and on a timer when ``Configuration/refreshInterval`` asks for one.
+/// - A save (``save(_:baseRevision:)``) is written to disk before anything is sent, and sent until the service stores
+///   it: at once, then when the service is reachable again, at the next launch. A save that meets another device's
+///   newer one is made again on the newer order (``TabOrderEdit/applied(to:)``).
+/// - Failed requests are retried with exponential backoff and full jitter, never before a `Retry-After`; after a 401
+///   or 403 nothing is sent until the token provider gives another token.
+///
+/// Deliveries come through ``updates`` (the latest first) and ``current``; the link's state through ``status``.
+/// Make one client per configuration and keep it for the app's life: its timers and streams run until
+/// ``shutdown()``.
+public actor TabBarClient {
+    /// What the client was made with.
+    public nonisolated let configuration: Configuration
+    let transport: HTTPTransport
+    let storage: ClientStorage
+    let deliveries = Broadcast<TabBarDelivery>()
+    let statuses = Broadcast<Status>(Status())
+
+    /// The answer served: from the service, the disk or the bundle.
+    var held: HeldAnswer?
+    /// The save not yet stored by the service, as on disk.
+    var pending: PendingSave?
+    /// The user's stored customization as last read, with its ETag (for `If-None-Match` and `If-Match`).
+    var heldTabOrder: (order: TabOrder, etag: String?)?
+    /// Set by a 401 or 403: the token refused (nil when none was sent).
+    var refusedToken: String??
+    /// The service asked not to be called before this (`Retry-After`).
+    var notBefore: ContinuousClock.Instant?
+    /// Retryable failures since the last success: the backoff's exponent.
+    var failures = 0
+    var isActive = false
+    var loaded = false
+    var stopped = false
+    var fetchTask: Task<TabBarDelivery, any Error>?
+    var sendTask: Task<SavedTabOrder?, any Error>?
+    var eventTask: Task<Void, Never>?
+    var eventGeneration = 0
+    var refreshTask: Task<Void, Never>?
+    var recoveryTask: Task<Void, Never>?
+    /// The id of the last event read from the stream, sent as `Last-Event-ID` when reconnecting.
+    var lastEventID: String?
+    /// Awaited after a save read the stored order and before it writes: lets a test make two saves race.
+    var beforeTabOrderWrite: (@Sendable () async -> Void)?
+
+    /// A client; nothing is read or sent until ``start()`` (or another call) needs it.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        transport = HTTPTransport(timeout: configuration.requestTimeout)
+        storage = ClientStorage(directory: configuration.storageDirectory, client: configuration.client)
+    }
+
+    /// The latest delivery, nil before anything could be served.
+    public nonisolated var current: TabBarDelivery? { deliveries.current }
+
+    /// Every delivery from now on, the latest first; the stream ends when the client is shut down.
+    public nonisolated var updates: AsyncStream<TabBarDelivery> { deliveries.stream() }
+
+    /// The link's state now.
+    public nonisolated var status: Status { statuses.current ?? Status() }
+
+    /// Every change of ``status``, the current one first.
+    public nonisolated var statusUpdates: AsyncStream<Status> { statuses.stream() }
+
+    /// The edit waiting to be stored by the service, if any.
+    public var pendingEdit: TabOrderEdit? {
+        loadIfNeeded()
+        return pending?.edit
+    }
+
+    /// Serves what the disk holds (the last good answer for this request, else the bundled default, with a pending
+    /// save applied) at once, then revalidates it with the service in the background and sends a pending save.
+    public func start() {
+        guard !stopped else { return }
+        loadIfNeeded()
+        revalidateInBackground()
+    }
+
+    /// Stops everything: requests in flight, the event stream, timers. The streams end; later calls throw
+    /// ``TabBarClientError/stopped``. A pending save stays on disk for the next launch.
+    public func shutdown() {
+        guard !stopped else { return }
+        stopped = true
+        isActive = false
+        for task in [eventTask, refreshTask, recoveryTask] { task?.cancel() }
+        fetchTask?.cancel()
+        sendTask?.cancel()
+        eventTask = nil
+        refreshTask = nil
+        recoveryTask = nil
+        transport.invalidate()
+        deliveries.finish()
+        statuses.finish()
+    }
+
+    /// Reads the disk once: the last good answer if it answers this request, else the bundled default; the
+    /// pending save if it is this client's and user's.
+    func loadIfNeeded() {
+        guard !loaded else { return }
+        loaded = true
+        let key = requestKey
+        if let cached = storage.loadAnswer(), cached.request == key,
+            let tabBar = try? JSONDecoder().decode(TabBar.self, from: cached.body)
+        {
+            held = HeldAnswer(
+                tabBar: tabBar, etag: cached.etag, request: key, source: .cached, receivedAt: cached.receivedAt)
+        } else if let bundled = configuration.bundledDefault {
+            held = HeldAnswer(tabBar: bundled, etag: nil, request: key, source: .bundled, receivedAt: nil)
+        }
+        if let saved = storage.loadPending(), saved.owner == configuration.saveOwner {
+            pending = saved
+        }
+        deliver()
+    }
+
+    /// Throws when shut down; loads the disk otherwise.
+    func prepare() throws {
+        guard !stopped else { throw TabBarClientError.stopped }
+        loadIfNeeded()
+    }
+
+    /// Hands the held answer to the app, with the pending save's edit applied to it.
+    @discardableResult
+    func deliver() -> TabBarDelivery? {
+        statuses.update { $0.hasPendingSave = pending != nil }
+        guard let held else { return nil }
+        var tabBar = held.tabBar
+        if let pending, configuration.user != nil {
+            tabBar = tabBar.showingPendingOrder(pending.edit.applied(to: TabOrderState(held.tabBar)))
+        }
+        let delivery = TabBarDelivery(
+            tabBar: tabBar, source: held.source, etag: held.etag, hasPendingSave: pending != nil,
+            receivedAt: held.receivedAt)
+        deliveries.publish(delivery)
+        return delivery
+    }
+
+    /// Records `error` as the last one and returns it, to be thrown.
+    func record(_ error: TabBarClientError) -> TabBarClientError {
+        statuses.update { $0.lastError = error }
+        return error
+    }
+
+    /// Lets a test run `hook` between a save's read of the stored order and its write.
+    func setBeforeTabOrderWrite(_ hook: (@Sendable () async -> Void)?) {
+        beforeTabOrderWrite = hook
+    }
+}

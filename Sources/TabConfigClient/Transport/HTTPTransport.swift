@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends the client's requests through one URLSession that never answers from a cache of its own: the client keeps
+/// the last answer itself and revalidates it with `If-None-Match`. (With a `max-age` in the answer, URLSession's
+/// cache would otherwise answer without asking, and turn the service's 304 into the 200 it cached.)
+struct HTTPTransport: Sendable {
+    private let session: URLSession
+
+    /// A transport whose requests time out after `timeout` without a byte.
+    init(timeout: Duration) {
+        session = URLSession(configuration: Self.sessionConfiguration(timeout: timeout))
+    }
+
+    /// An ephemeral configuration without URL cache, cookies or credentials storage.
+    static func sessionConfiguration(timeout: Duration) -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        configuration.timeoutIntervalForRequest = timeout.timeInterval
+        return configuration
+    }
+
+    /// Sends `request` and reads the whole answer; cancelling the calling task cancels the request.
+    func send(_ request: URLRequest) async throws -> HTTPAnswer {
+        var request = request
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        let started = Locked<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: HTTPAnswer(response, body: data ?? Data()))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                started.withLock { $0 = task }
+                task.resume()
+                if Task.isCancelled { task.cancel() }
+            }
+        } onCancel: {
+            started.withLock { $0 }?.cancel()
+        }
+    }
+
+    /// Cancels what is in flight and releases the session.
+    func invalidate() {
+        session.invalidateAndCancel()
+    }
+}

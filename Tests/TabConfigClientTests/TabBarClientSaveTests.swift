@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import TabConfigClient
+
+@Suite("TabBarClient: saving the user's order, against the real service")
+struct TabBarClientSaveTests {
+    private let put = ["route": "/v1/clients/{client}/users/{user}/tab-order", "method": "PUT"]
+
+    @Test("Two clients race a save on one user from the same revision: one meets 412, merges, and both moves survive")
+    func racingSaves() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let clients = ["phone", "tablet"].map { server.client(user: .id("racer"), name: $0) }
+        let barrier = Barrier(count: 2)
+        for client in clients {
+            let delivery = try await client.refresh()
+            #expect(delivery.tabBar.customization?.revision == 0)
+            await client.setBeforeTabOrderWrite { await barrier.arrive() }
+        }
+        let base = TabOrderState(order: ClientFixtures.ids)
+        let settingsFirst = TabOrderEdit(
+            base: base, edited: TabOrderState(order: ["settings", "home", "search", "library", "favorites", "profile"]))
+        let homeAfterFavorites = TabOrderEdit(
+            base: base, edited: TabOrderState(order: ["search", "library", "favorites", "home", "profile", "settings"]))
+        try await clients[0].save(settingsFirst)
+        try await clients[1].save(homeAfterFavorites)
+        async let first = clients[0].sendPendingSave()
+        async let second = clients[1].sendPendingSave()
+        let revisions = try await [first?.revision, second?.revision]
+        #expect(Set(revisions) == [1, 2])
+        let merged = ["settings", "search", "library", "favorites", "home", "profile"]
+        let stored = try await server.storedOrder("app", "racer")
+        #expect(stored.order == merged)
+        #expect(stored.revision == 2)
+        #expect(try await server.settledCount(put.merging(["status": "412"]) { $1 }, expected: 1) == 1)
+        #expect(try await server.settledCount(put.merging(["status": "200"]) { $1 }, expected: 2) == 2)
+        for client in clients {
+            #expect(await client.pendingEdit == nil)
+            let latest = try await client.refresh()
+            #expect(latest.tabBar.tabs.map(\.id) == merged)
+            await client.shutdown()
+        }
+    }
+
+    @Test("A save while the service is down stays pending (shown applied), composes with the next, and arrives")
+    func offlineSave() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let client = server.client(user: .id("walker"))
+        let fresh = try await client.refresh()
+        server.stop()
+
+        let base = TabOrderState(fresh.tabBar)
+        let moved = TabOrderState(order: ["profile", "home", "search", "library", "favorites", "settings"])
+        try await client.save(TabOrderEdit(base: base, edited: moved))
+        let shown = try #require(client.current)
+        #expect(shown.hasPendingSave)
+        #expect(shown.tabBar.tabs.map(\.id) == moved.order)
+        #expect(shown.tabBar.tabs.map(\.placement) == Array(repeating: .bar, count: 4) + [.more, .more])
+        let pendingFile = ClientStorage(directory: server.configuration().storageDirectory, client: "app").pendingFile
+        #expect(FileManager.default.fileExists(atPath: pendingFile.path))
+        #expect(await client.status { $0.lastError?.isRetryable == true } != nil)
+
+        let hidden = TabOrderState(order: ["profile", "home", "search", "favorites", "settings"], hidden: ["library"])
+        try await client.save(TabOrderEdit(base: moved, edited: hidden))
+        #expect(await client.pendingEdit == TabOrderEdit(base: base, edited: hidden))
+
+        try server.restart()
+        let stored = try #require(await client.delivery { !$0.hasPendingSave && $0.source == .fresh })
+        #expect(!FileManager.default.fileExists(atPath: pendingFile.path))
+        let order = try await server.storedOrder("app", "walker")
+        #expect(order.order == hidden.order)
+        #expect(order.revision == 1)
+        #expect(stored.tabBar.customization?.revision == 1)
+        await client.shutdown()
+    }
+
+    @Test("A save the service refuses as it is (422: hides a tab that is not hideable) is dropped with its problem")
+    func refusedSave() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let client = server.client(user: .id("hider"))
+        let fresh = try await client.refresh()
+        let base = TabOrderState(fresh.tabBar)
+        let edit = TabOrderEdit(
+            base: base, edited: TabOrderState(order: base.order.filter { $0 != "profile" }, hidden: ["profile"]))
+        try await client.save(edit)
+        await #expect {
+            try await client.sendPendingSave()
+        } throws: { error in
+            guard case .rejected(let problem) = error as? TabBarClientError else { return false }
+            return problem.status == 422 && problem.errors?.first?.pointer == "/hidden/0"
+        }
+        #expect(await client.pendingEdit == nil)
+        #expect(client.current?.hasPendingSave == false)
+        #expect(client.current?.tabBar.tabs.map(\.id) == ClientFixtures.ids)
+        #expect(try await server.storedOrder("app", "hider").revision == 0)
+        await client.shutdown()
+    }
+}
