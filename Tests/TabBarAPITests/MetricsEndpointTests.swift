@@ -24,18 +24,21 @@ struct MetricsEndpointTests {
             #expect(try app.request("GET", "/no/such/path").status == 404)
             #expect(try app.request("BREW", "/v1/clients/ios-phone/tabs").status == 405)
             // A request is counted when libmicrohttpd reports it complete, which may come after the client has
-            // read the answer: scrape until the last one shows.
+            // read the answer (and a series may show at 0 before its first increment): scrape until every request
+            // made shows.
             let brewed = #"http_requests_total{method="other",route="/v1/clients/{client}/tabs",status="405"}"#
+            let tabs = #"http_requests_total{method="GET",route="/v1/clients/{client}/tabs",status="#
             var scrape = try app.request("GET", "/metrics")
-            let deadline = Date().addingTimeInterval(5)
-            while Self.value(brewed, in: scrape.text) == nil, Date() < deadline {
+            let deadline = Date().addingTimeInterval(10)
+            while Self.value(brewed, in: scrape.text) != 1 || Self.value(tabs + #""200"}"#, in: scrape.text) != 3,
+                Date() < deadline
+            {
                 Thread.sleep(forTimeInterval: 0.02)
                 scrape = try app.request("GET", "/metrics")
             }
             #expect(scrape.status == 200)
             #expect(scrape.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
             let text = scrape.text
-            let tabs = #"http_requests_total{method="GET",route="/v1/clients/{client}/tabs",status="#
             #expect(Self.value(tabs + #""200"}"#, in: text) == 3)
             #expect(Self.value(tabs + #""304"}"#, in: text) == 1)
             #expect(Self.value(#"http_requests_total{method="GET",route="unmatched",status="404"}"#, in: text) == 1)

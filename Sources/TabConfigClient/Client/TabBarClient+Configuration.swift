@@ -54,10 +54,11 @@ extension TabBarClient {
             self.eventStreamIdleTimeout = eventStreamIdleTimeout
         }
 
-        /// Whose tab order a pending save changes: the service, the client and the user. A pending save is sent only
-        /// by a client whose configuration names the same.
+        /// Whose tab order a pending save changes: the client and the user. A pending save is sent only by a client
+        /// whose configuration names the same. The base URL is not part of it: an app update that moves the service
+        /// to another address still sends the save the user made before it.
         var saveOwner: String {
-            "\(baseURL.absoluteString)|\(client)|\(user?.pathComponent ?? "")"
+            "\(client)|\(user?.pathComponent ?? "")"
         }
     }
 }

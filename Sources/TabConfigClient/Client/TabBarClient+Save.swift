@@ -151,7 +151,7 @@ extension TabBarClient {
     /// replaces it.
     private func markStored(_ save: PendingSave, as saved: SavedTabOrder) throws {
         if var held, held.tabBar.customization != nil {
-            held.tabBar = held.tabBar.showingPendingOrder(TabOrderState(order: saved.order, hidden: saved.hidden))
+            held.tabBar = held.tabBar.applying(TabOrderState(order: saved.order, hidden: saved.hidden))
             held.tabBar.customization?.revision = saved.revision
             held.etag = nil
             self.held = held

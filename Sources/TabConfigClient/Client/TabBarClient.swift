@@ -136,7 +136,7 @@ public actor TabBarClient {
         guard let held else { return nil }
         var tabBar = held.tabBar
         if let pending, configuration.user != nil {
-            tabBar = tabBar.showingPendingOrder(pending.edit.applied(to: TabOrderState(held.tabBar)))
+            tabBar = tabBar.applying(pending.edit.applied(to: TabOrderState(held.tabBar)))
         }
         let delivery = TabBarDelivery(
             tabBar: tabBar, source: held.source, etag: held.etag, hasPendingSave: pending != nil,

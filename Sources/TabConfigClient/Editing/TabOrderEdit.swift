@@ -7,6 +7,7 @@ public struct TabOrderEdit: Codable, Sendable, Hashable {
     /// What they left.
     public var edited: TabOrderState
 
+    /// A value with the given members.
     public init(base: TabOrderState, edited: TabOrderState) {
         self.base = base
         self.edited = edited
@@ -25,7 +26,8 @@ public struct TabOrderEdit: Codable, Sendable, Hashable {
     /// edit kept in order (its longest common subsequence with the base); each is taken out of `latest` and put back
     /// after the tab that precedes it in the edited order (first, when none does). Every other tab keeps its place
     /// in `latest`, so a move made meanwhile on another device survives unless it moved the same tab. Hidden tabs:
-    /// the ones the user hid are hidden (and out of the order), the ones the user showed are shown, the others stay as `latest` has them.
+    /// the ones the user hid are hidden (and out of the order), the ones the user showed are shown, the others stay
+    /// as `latest` has them.
     public func applied(to latest: TabOrderState) -> TabOrderState {
         let kept = Set(Self.longestCommonSubsequence(base.order, edited.order))
         let moved = edited.order.filter { !kept.contains($0) }

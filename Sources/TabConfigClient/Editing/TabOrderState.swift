@@ -5,6 +5,7 @@ public struct TabOrderState: Codable, Sendable, Hashable {
     /// Ids of hidden tabs.
     public var hidden: [String]
 
+    /// A value with the given members.
     public init(order: [String], hidden: [String] = []) {
         self.order = order
         self.hidden = hidden

@@ -13,6 +13,7 @@ public struct Problem: Codable, Sendable, Hashable, Error {
     /// Each problem with the request's body (`pointer`) or a parameter (`parameter`).
     public var errors: [Item]?
 
+    /// A value with the given members.
     public init(
         type: String, title: String, status: Int, detail: String, instance: String? = nil, errors: [Item]? = nil
     ) {
@@ -26,10 +27,14 @@ public struct Problem: Codable, Sendable, Hashable, Error {
 
     /// One problem, at a JSON pointer into the request body or in a named parameter.
     public struct Item: Codable, Sendable, Hashable {
+        /// An RFC 6901 JSON pointer into the request body ("" for the whole body).
         public var pointer: String?
+        /// The name of the path or query parameter.
         public var parameter: String?
+        /// What is wrong there.
         public var message: String
 
+        /// A value with the given members.
         public init(pointer: String? = nil, parameter: String? = nil, message: String) {
             self.pointer = pointer
             self.parameter = parameter

@@ -9,6 +9,7 @@ public struct SavedTabOrder: Codable, Sendable, Hashable {
     /// Ids that are not tabs of the live config (nor tabs the user opened); not stored.
     public var ignored: [String]
 
+    /// A value with the given members.
     public init(order: [String], hidden: [String], revision: Int, ignored: [String] = []) {
         self.order = order
         self.hidden = hidden

@@ -14,6 +14,7 @@ extension TabBar {
         /// Saved id → the tab that replaces it.
         public var replaced: [String: String]
 
+        /// A value with the given members.
         public init(
             source: Source, revision: Int, hidden: [String] = [], added: [String] = [], dropped: [String] = [],
             replaced: [String: String] = [:]
@@ -28,7 +29,9 @@ extension TabBar {
 
         /// Where a user's order came from. An open set of values.
         public struct Source: RawRepresentable, Codable, Sendable, Hashable {
+            /// The text the service writes.
             public var rawValue: String
+            /// The value named by the text the service writes.
             public init(rawValue: String) { self.rawValue = rawValue }
             /// The user's saved order, merged with the live config.
             public static let user = Source(rawValue: "user")

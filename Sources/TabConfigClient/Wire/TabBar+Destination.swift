@@ -16,6 +16,7 @@ extension TabBar {
         /// Parameters for the screen.
         public var parameters: [String: String]?
 
+        /// A value with the given members.
         public init(
             type: Kind, name: String? = nil, nib: String? = nil, embedInNavigationController: Bool? = nil,
             identifier: String? = nil, url: String? = nil, parameters: [String: String]? = nil
@@ -31,7 +32,9 @@ extension TabBar {
 
         /// The kind of a destination. An open set of values: an app should skip a tab whose kind it does not know.
         public struct Kind: RawRepresentable, Codable, Sendable, Hashable {
+            /// The text the service writes.
             public var rawValue: String
+            /// The value named by the text the service writes.
             public init(rawValue: String) { self.rawValue = rawValue }
             /// A view controller class, `name` (optionally with `nib`).
             public static let viewController = Kind(rawValue: "viewController")

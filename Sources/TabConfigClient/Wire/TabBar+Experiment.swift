@@ -6,6 +6,7 @@ extension TabBar {
         /// The variation: 0 is the control.
         public var variation: Int
 
+        /// A value with the given members.
         public init(key: String, variation: Int) {
             self.key = key
             self.variation = variation

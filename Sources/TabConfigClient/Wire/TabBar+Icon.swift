@@ -6,6 +6,7 @@ extension TabBar {
         /// The image shown while the tab is selected, if it differs.
         public var selectedImage: String?
 
+        /// A value with the given members.
         public init(image: String, selectedImage: String? = nil) {
             self.image = image
             self.selectedImage = selectedImage

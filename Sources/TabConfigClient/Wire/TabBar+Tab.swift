@@ -53,7 +53,9 @@ extension TabBar {
 
     /// Where a top-level tab shows. An open set of values: a later service may add some.
     public struct Placement: RawRepresentable, Codable, Sendable, Hashable {
+        /// The text the service writes.
         public var rawValue: String
+        /// The value named by the text the service writes.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// In the tab bar itself.
         public static let bar = Placement(rawValue: "bar")
@@ -63,7 +65,9 @@ extension TabBar {
 
     /// How a deprecated tab is treated. An open set of values.
     public struct Deprecation: RawRepresentable, Codable, Sendable, Hashable {
+        /// The text the service writes.
         public var rawValue: String
+        /// The value named by the text the service writes.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Still shown; the app may say it is going away.
         public static let soft = Deprecation(rawValue: "soft")
@@ -78,6 +82,7 @@ extension TabBar {
         /// The name the tab was opened with; it closes the tab.
         public var name: String
 
+        /// A value with the given members.
         public init(template: String, name: String) {
             self.template = template
             self.name = name

@@ -7,6 +7,7 @@ public struct TabOrder: Codable, Sendable, Hashable {
     /// Increases on every save; 0 when the user never saved.
     public var revision: Int
 
+    /// A value with the given members.
     public init(order: [String], hidden: [String] = [], revision: Int = 0) {
         self.order = order
         self.hidden = hidden
