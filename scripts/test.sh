@@ -2,9 +2,12 @@
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
 # (Tests/Browser: what a browser's HTTP cache shows, CORS), has Prometheus scrape it (Tests/Metrics), revalidates
-# both tab bars with OkHttp (Tests/Clients), kills the server 200 times under concurrent writers (Benchmarks/crash-loop.py), runs three replicas on one PostgreSQL
-# database behind haproxy through writes, races and faults (Tests/Replicas), then the Swift tests (unit, both
-# stores' conformance, store crash tests, end-to-end over HTTP, fault injection, shutdown under load, slow clients).
+# both tab bars with OkHttp (Tests/Clients), builds the Swift client swift-openapi-generator makes of openapi.yaml and
+# drives every operation through it against a server with max-age=60 (Tests/Clients/OpenAPIGenerated: each answer
+# decodes, what URLSession's cache does), kills the server 200 times under concurrent writers
+# (Benchmarks/crash-loop.py), runs three replicas on one PostgreSQL database behind haproxy through writes, races
+# and faults (Tests/Replicas), then the Swift tests (unit, both stores' conformance, store crash tests, end-to-end
+# over HTTP, fault injection, shutdown under load, slow clients).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test-tools
@@ -42,6 +45,19 @@ java -cp /usr/share/java/okhttp.jar:/usr/share/java/okio.jar Tests/Clients/OkHtt
 stop_server || true
 rm -rf "$okhttp_data"
 [ "$okhttp_status" = 0 ]
+
+echo "== the client swift-openapi-generator makes of openapi.yaml, every operation (Tests/Clients/OpenAPIGenerated)"
+generated=Tests/Clients/OpenAPIGenerated
+swift build --package-path "$generated"
+generated_data=$(mktemp -d)
+generated_token=openapi-client-check-token
+start_server "$binary" "$generated_data" TABCONFIG_CACHE_MAX_AGE=60 TABCONFIG_ADMIN_TOKEN=$generated_token
+generated_status=0
+"$(swift build --package-path "$generated" --show-bin-path)/openapi-client-check" "http://127.0.0.1:$port" \
+  "$generated_token" || generated_status=$?
+stop_server || true
+rm -rf "$generated_data"
+[ "$generated_status" = 0 ]
 
 echo "== crash loop: SIGKILL under concurrent writers"
 python3 Benchmarks/crash-loop.py --binary "$binary" --cycles "${CRASH_LOOP_CYCLES:-200}"
