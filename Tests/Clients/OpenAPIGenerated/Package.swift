@@ -13,9 +13,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
+        // tabconfig's own client library, compiled here from its sources (Sources/TabConfigClient is a symlink) so
+        // that the check can hold its hand-written wire types against the generated ones without depending on the
+        // root package, whose identity would be the checkout's directory name.
+        .target(name: "TabConfigClient", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .executableTarget(
             name: "openapi-client-check",
             dependencies: [
+                "TabConfigClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],

@@ -1,3 +1,5 @@
+import TabConfigClient
+
 /// Publishing: a publish, a dry run, a refused document, the client list and the live config (and its 304).
 extension OperationRun {
     private var path: Operations.PublishConfig.Input.Path { .init(client: Self.clientID) }
@@ -30,7 +32,8 @@ extension OperationRun {
                 .unprocessableContent.body.applicationProblemJson
             let first = try problem.errors?.first ?? { throw CheckFailure("no errors") }()
             try CheckFailure.expect(first.pointer == "/tabs", "first error at \(first.pointer ?? "nil")")
-            return "\(problem.status) \(problem.title): \(first.pointer ?? "") \(first.message)"
+            return "\(problem.status) \(problem.title): \(first.pointer ?? "") \(first.message); "
+                + (try WireTypes.agree(problem, as: Problem.self))
         }
         await checklist.call("listClients", "200") {
             let clients = try await client.listClients().ok.body.json.clients

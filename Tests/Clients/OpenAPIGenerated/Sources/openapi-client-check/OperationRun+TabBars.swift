@@ -1,3 +1,5 @@
+import TabConfigClient
+
 /// What apps call: the default tab bar, a user's tab order, open tabs and tab bar, each with its 304.
 extension OperationRun {
     func defaultTabBar() async {
@@ -12,7 +14,7 @@ extension OperationRun {
             try CheckFailure.expect(bar.appearance?.tintColor == "#FF3B30", "\(String(describing: bar.appearance))")
             let placed = bar.tabs.map { "\($0.id):\($0.placement?.rawValue ?? "-")" }
             return "locale \(bar.locale), initial \(bar.initialTab), \(placed.joined(separator: " ")), "
-                + "Cache-Control \(ok.headers.cacheControl ?? "none")"
+                + "Cache-Control \(ok.headers.cacheControl ?? "none"); " + (try WireTypes.agree(bar, as: TabBar.self))
         }
         await checklist.call("getDefaultTabs", "304 with If-None-Match") {
             _ = try await client.getDefaultTabs(path: path, query: query, headers: .init(ifNoneMatch: eTag)).notModified
@@ -29,13 +31,15 @@ extension OperationRun {
                 body: .json(.init(order: ["profile", "search", "home", "gone"], hidden: ["offline"]))
             ).ok.body.json
             try CheckFailure.expect(saved.ignored == ["gone"], "ignored \(saved.ignored)")
-            return "revision \(saved.revision), order \(saved.order), ignored \(saved.ignored)"
+            return "revision \(saved.revision), order \(saved.order), ignored \(saved.ignored); "
+                + (try WireTypes.agree(saved, as: SavedTabOrder.self))
         }
         await checklist.call("getTabOrder", "200") {
             let ok = try await client.getTabOrder(path: path).ok
             eTag = ok.headers.eTag
             let order = try ok.body.json
-            return "order \(order.order), hidden \(order.hidden), revision \(order.revision)"
+            return "order \(order.order), hidden \(order.hidden), revision \(order.revision); "
+                + (try WireTypes.agree(order, as: TabOrder.self))
         }
         await checklist.call("getTabOrder", "304 with If-None-Match") {
             _ = try await client.getTabOrder(path: path, headers: .init(ifNoneMatch: eTag)).notModified
@@ -73,7 +77,8 @@ extension OperationRun {
             try CheckFailure.expect(ids.contains("news") && ids.contains("document:q3-report"), "tabs \(ids)")
             return "tabs \(ids), customization source \(customization.source.rawValue) revision "
                 + "\(customization.revision) hidden \(customization.hidden), experiment "
-                + (bar.value1.experiment.map { "\($0.key)/\($0.variation)" } ?? "none")
+                + (bar.value1.experiment.map { "\($0.key)/\($0.variation)" } ?? "none") + "; "
+                + (try WireTypes.agree(bar, as: TabBar.self))
         }
         await checklist.call("getUserTabs", "304 with If-None-Match") {
             _ = try await client.getUserTabs(path: user, query: query, headers: .init(ifNoneMatch: eTag)).notModified
