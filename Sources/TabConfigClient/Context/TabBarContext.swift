@@ -16,6 +16,7 @@ public struct TabBarContext: Sendable, Hashable, Codable {
     /// Custom string attributes, `attr.NAME=value` (NAME: a letter, then letters, digits or `_`, at most 32).
     public var attributes: [String: String]
 
+    /// A context; every member is optional.
     public init(
         platform: String? = nil, appVersion: String? = nil, osVersion: String? = nil, locale: String? = nil,
         country: String? = nil, deviceId: String? = nil, attributes: [String: String] = [:]
