@@ -6,10 +6,15 @@ import TabConfigClient
 enum ClientFixtures {
     /// A top-level tab with a view controller destination; `library` and `settings` may be hidden.
     static func tab(_ id: String) -> [String: Any] {
+        tab(id, hideable: ["library", "settings"].contains(id))
+    }
+
+    /// A top-level tab with a view controller destination, locked and hideable as given.
+    static func tab(_ id: String, locked: Bool = false, hideable: Bool) -> [String: Any] {
         [
             "id": id, "title": ["default": id.capitalized], "icon": ["image": "\(id).png"],
             "destination": ["type": "viewController", "name": "\(id.capitalized)ViewController"],
-            "hideable": ["library", "settings"].contains(id),
+            "locked": locked, "hideable": hideable,
         ]
     }
 

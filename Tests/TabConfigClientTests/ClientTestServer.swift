@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TabBarAPI
+import TabConfigClient
 import TestSupport
 
 #if canImport(FoundationNetworking)
@@ -97,6 +98,24 @@ final class ClientTestServer: Sendable {
             throw ServerError("publish answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
         }
         return version
+    }
+
+    /// A user's tab bar, as an app receives it.
+    func userTabBar(_ client: String, user: String) async throws -> TabBar {
+        let answer = try await request("GET", "/v1/clients/\(client)/users/\(user)/tabs")
+        guard answer.status == 200 else { throw ServerError("user tab bar answered \(answer.status)") }
+        return try JSONDecoder().decode(TabBar.self, from: answer.body)
+    }
+
+    /// Saves a user's order and hidden tabs with a plain `PUT …/tab-order`.
+    func saveOrder(_ client: String, user: String, _ state: TabOrderState) async throws {
+        let answer = try await request(
+            "PUT", "/v1/clients/\(client)/users/\(user)/tab-order", headers: ["Content-Type": "application/json"],
+            body: try JSONEncoder().encode(state))
+        guard answer.status == 200 else {
+            let text = String(decoding: answer.body, as: UTF8.self)
+            throw ServerError("tab-order PUT answered \(answer.status): \(text)")
+        }
     }
 
     /// The user's stored order as `GET …/tab-order` answers it.

@@ -1,24 +1,20 @@
 import Foundation
-import TabBarAPI
 import TabConfigClient
 import TestSupport
 import Testing
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 @Suite("TabBarPresenter and TabBar.applying against the real service")
 struct TabBarPresenterServerTests {
     @Test("A reorder and a hide saved to the service come back exactly as TabBar.applying showed them")
     func savedEditMatchesLocalRendering() async throws {
-        try await ServiceUnderTest.with { service in
+        try await Self.withService { service in
             let tabs: [[String: Any]] = [
-                ServiceUnderTest.tab("home"), ServiceUnderTest.tab("search", hideable: true),
-                ServiceUnderTest.tab("inbox", locked: true), ServiceUnderTest.tab("library"),
-                ServiceUnderTest.tab("favorites"), ServiceUnderTest.tab("profile"), ServiceUnderTest.tab("settings"),
+                ClientFixtures.tab("home", hideable: false), ClientFixtures.tab("search", hideable: true),
+                ClientFixtures.tab("inbox", locked: true, hideable: false),
+                ClientFixtures.tab("library", hideable: false), ClientFixtures.tab("favorites", hideable: false),
+                ClientFixtures.tab("profile", hideable: false), ClientFixtures.tab("settings", hideable: false),
             ]
-            try await service.publish("ios-phone", tabs: tabs, maxVisibleTabs: 5)
+            try await service.publish("ios-phone", Self.config(tabs, maxVisibleTabs: 5))
             let served = try await service.userTabBar("ios-phone", user: "alice")
             let presenter = TabBarPresenter(served)
             #expect(presenter.barItems.map(\.id) == ["home", "search", "inbox", "library"])
@@ -49,16 +45,17 @@ struct TabBarPresenterServerTests {
     @Test("Random configs and saves: TabBar.applying on the served tab bar gives the service's next answer")
     func randomSavesMatchLocalRendering() async throws {
         var random = SplitMix64(seed: 0x7AB_C0F1)
-        try await ServiceUnderTest.with { service in
+        try await Self.withService { service in
             for scenario in 0..<24 {
                 let client = "random-\(scenario)"
                 let ids = (0..<Int.random(in: 3...9, using: &random)).map { "t\($0)" }
                 let hideable = ids.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
                 let tabs = ids.map { id in
-                    ServiceUnderTest.tab(
+                    ClientFixtures.tab(
                         id, locked: Int.random(in: 0..<4, using: &random) == 0, hideable: hideable.contains(id))
                 }
-                try await service.publish(client, tabs: tabs, maxVisibleTabs: Int.random(in: 2...6, using: &random))
+                let maxVisibleTabs = Int.random(in: 2...6, using: &random)
+                try await service.publish(client, Self.config(tabs, maxVisibleTabs: maxVisibleTabs))
 
                 // A partial order (with an id the config lacks) over the default tab bar.
                 let served = try await service.userTabBar(client, user: "u")
@@ -88,80 +85,16 @@ struct TabBarPresenterServerTests {
             }
         }
     }
-}
 
-/// The real application on 127.0.0.1 port 0 over a temporary data directory, reached with URLSession.
-private struct ServiceUnderTest {
-    static let adminToken = "presenter-tests-admin-token-0123456789"
-
-    let port: Int
-    let session: URLSession
-
-    /// Runs `body` against a started application, then shuts it down and removes its directory.
-    static func with(_ body: (ServiceUnderTest) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory("presenter")
-        defer { directory.remove() }
-        var configuration = ApplicationConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory.url
-        configuration.adminToken = adminToken
-        configuration.shutdownGracePeriod = 2
-        let application = try Application(configuration: configuration, logger: .silent)
-        try application.start()
-        defer { application.shutdown() }
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        let session = URLSession(configuration: sessionConfiguration)
-        defer { session.finishTasksAndInvalidate() }
-        try await body(ServiceUnderTest(port: application.port, session: session))
+    /// Runs `body` against a started service, then closes it.
+    private static func withService(_ body: (ClientTestServer) async throws -> Void) async throws {
+        let service = try ClientTestServer()
+        defer { service.close() }
+        try await body(service)
     }
 
-    /// A config document's top-level tab.
-    static func tab(_ id: String, locked: Bool = false, hideable: Bool = false) -> [String: Any] {
-        [
-            "id": id, "title": ["default": id.capitalized], "icon": ["image": "\(id).png"],
-            "destination": ["type": "viewController", "name": "\(id.capitalized)ViewController"],
-            "locked": locked, "hideable": hideable,
-        ]
-    }
-
-    /// Publishes a config of `tabs` for `client`.
-    func publish(_ client: String, tabs: [[String: Any]], maxVisibleTabs: Int) async throws {
-        let config: [String: Any] = ["tabs": tabs, "maxVisibleTabs": maxVisibleTabs, "defaultLocale": "en"]
-        let body = try JSONSerialization.data(withJSONObject: config)
-        try await send("PUT", "/v1/clients/\(client)/config", body: body, admin: true, expecting: 201)
-    }
-
-    /// A user's tab bar, as the app receives it.
-    func userTabBar(_ client: String, user: String) async throws -> TabBar {
-        let data = try await send("GET", "/v1/clients/\(client)/users/\(user)/tabs", expecting: 200)
-        return try JSONDecoder().decode(TabBar.self, from: data)
-    }
-
-    /// Saves a user's order and hidden tabs.
-    func saveOrder(_ client: String, user: String, _ state: TabOrderState) async throws {
-        let body = try JSONEncoder().encode(state)
-        try await send("PUT", "/v1/clients/\(client)/users/\(user)/tab-order", body: body, expecting: 200)
-    }
-
-    @discardableResult
-    private func send(
-        _ method: String, _ path: String, body: Data? = nil, admin: Bool = false, expecting status: Int
-    ) async throws -> Data {
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)\(path)"))
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if admin {
-            request.setValue("Bearer \(Self.adminToken)", forHTTPHeaderField: "Authorization")
-        }
-        let (data, response) = try await session.data(for: request)
-        let answered = (response as? HTTPURLResponse)?.statusCode
-        try #require(answered == status, "\(method) \(path): \(String(decoding: data, as: UTF8.self))")
-        return data
+    /// A config document of `tabs`.
+    private static func config(_ tabs: [[String: Any]], maxVisibleTabs: Int) -> [String: Any] {
+        ["tabs": tabs, "maxVisibleTabs": maxVisibleTabs, "defaultLocale": "en"]
     }
 }
