@@ -138,12 +138,13 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
   function conditionField(label, pointer) {
     const id = nextId('field');
     const errorId = nextId('syntax');
+    const text = conditionText(getAt(getDoc(), pointer));
     const control = make('textarea', {
       id,
-      rows: 2,
+      rows: Math.min(10, Math.max(2, text.split('\n').length)),
       spellcheck: false,
       'data-pointer': pointer,
-      value: conditionText(getAt(getDoc(), pointer)),
+      value: text,
       placeholder: '{"platform": {"$in": ["ios"]}}',
     });
     const error = make('p', { id: errorId, className: 'field-error' });
@@ -172,7 +173,8 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
   /** A colour as text (#RRGGBB or #RRGGBBAA) with a picker beside it. */
   function colorField(label, pointer) {
     const { wrapper, control } = input(label, pointer, { placeholder: '#0A84FF' });
-    const picker = make('input', { type: 'color', className: 'picker', 'aria-label': `Pick ${label.toLowerCase()}` });
+    const pickerId = nextId('picker');
+    const picker = make('input', { id: pickerId, type: 'color', className: 'picker' });
     const syncPicker = () => {
       if (/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/.test(control.value)) picker.value = control.value.slice(0, 7).toLowerCase();
     };
@@ -184,6 +186,7 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     });
     wrapper.classList.add('color-field');
     control.before(picker);
+    wrapper.append(make('label', { htmlFor: pickerId, className: 'visually-hidden', text: `Pick the ${label.toLowerCase()}` }));
     return wrapper;
   }
 
