@@ -87,7 +87,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            resources: [.copy("Resources/openapi.yaml")],
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/admin")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -39,7 +39,7 @@ public final class Application: Sendable {
             catalog: catalog, adminKeys: adminKeys, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
             cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
             countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy, metrics: metrics,
-            openAPIDocument: try OpenAPIDocument.load(), logger: logger)
+            openAPIDocument: try OpenAPIDocument.load(), console: try AdminConsole.bundled(), logger: logger)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port

@@ -89,8 +89,8 @@ struct ProbeBody: Encodable {
     var version: String?
 }
 
-/// `GET …/tabs/explain` answer: the context as conditions saw it, what targeting decided for every tab and
-/// experiment and why, and the tab bar that results.
+/// `GET …/tabs/explain` and `POST …/config/preview` answer: the context as conditions saw it, what targeting decided
+/// for every tab and experiment and why, and the tab bar that results.
 struct ExplainBody: Encodable {
     var client: String
     var version: Int

@@ -37,19 +37,25 @@ extension APIHandlers {
         let client = try request.clientID()
         let note = try request.noteQuery()
         let dryRun = try request.dryRunQuery()
-        let body = try request.jsonBody()
-        let config: TabBarConfig
-        switch TabBarConfig.decode(json: body) {
-        case .success(let decoded): config = decoded
-        case .failure(.malformedJSON(let detail)): throw APIError.malformed(detail)
-        case .failure(.invalid(let problems)):
-            throw APIError.invalidDocument("The config document is not valid; nothing was published.", problems)
-        }
+        let config = try publishableConfig(request)
         if dryRun {
             return try previewPublish(client: client, config: config, request: request)
         }
         return try publish(
             client: client, config: config, note: note, rollbackOf: nil, action: .publish, key: key, request: request)
+    }
+
+    /// The request's body as a config document: 400 when it is not JSON, 422 with every problem when it is not a
+    /// valid document (`detail` saying what did not happen).
+    func publishableConfig(
+        _ request: Request, detail: String = "The config document is not valid; nothing was published."
+    ) throws -> TabBarConfig {
+        switch TabBarConfig.decode(json: try request.jsonBody()) {
+        case .success(let config): return config
+        case .failure(.malformedJSON(let detail)): throw APIError.malformed(detail)
+        case .failure(.invalid(let problems)):
+            throw APIError.invalidDocument(detail, problems)
+        }
     }
 
     /// A dry run: the request's conditions checked against the live version as a publish checks them, and the diff

@@ -23,6 +23,8 @@ final class APIHandlers: Sendable {
     /// The trusted header holding the request's country, if the operator named one.
     let countryHeader: String?
     let openAPIDocument: Data
+    /// The admin console's files, nil when the service serves no console.
+    let console: AdminConsole?
     let logger: Logger
     /// Which other origins' pages may call the service (the server adds the fields; preflights are refused here).
     let crossOrigin: CrossOriginPolicy
@@ -35,7 +37,7 @@ final class APIHandlers: Sendable {
     init(
         catalog: Catalog, adminKeys: AdminKeyring, userAuth: UserAuthenticator?, maxBodySize: Int, cacheMaxAge: Int,
         staleWhileRevalidate: Int, countryHeader: String? = nil, crossOrigin: CrossOriginPolicy = CrossOriginPolicy(),
-        metrics: ServiceMetrics? = nil, openAPIDocument: Data, logger: Logger
+        metrics: ServiceMetrics? = nil, openAPIDocument: Data, console: AdminConsole? = nil, logger: Logger
     ) {
         self.metrics = metrics
         self.crossOrigin = crossOrigin
@@ -48,6 +50,7 @@ final class APIHandlers: Sendable {
         self.staleWhileRevalidate = staleWhileRevalidate
         self.countryHeader = countryHeader
         self.openAPIDocument = openAPIDocument
+        self.console = console
         self.logger = logger
         storeIsShared = catalog.store.isShared
     }

@@ -36,6 +36,11 @@ final class TabConfigResponder: Responder {
         if handlers.metrics != nil {
             add("GET", "/metrics") { $0.metricsText($1) }
         }
+        if handlers.console != nil {
+            add("GET", "/admin") { $0.consoleRedirect($1) }
+            add("GET", "/admin/") { try $0.consoleFile($1) }
+            add("GET", "/admin/{file}") { try $0.consoleFile($1) }
+        }
         add("GET", "/v1/clients") { try $0.listClients($1) }
         add("GET", Self.defaultTabsRoute, head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
         add("GET", Self.tabEventsRoute) { try $0.tabEvents($1) }
@@ -53,6 +58,7 @@ final class TabConfigResponder: Responder {
         add("GET", "/v1/clients/{client}/config/versions") { try $0.listVersions($1) }
         add("GET", "/v1/clients/{client}/config/versions/{version}") { try $0.getVersion($1) }
         add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try $0.rollback($1) }
+        add("POST", "/v1/clients/{client}/config/preview") { try $0.previewConfig($1) }
         add("POST", "/v1/import/plist", waitsOnStore: true) { try $0.importPlist($1) }
         add("GET", "/v1/audit", waitsOnStore: true) { try $0.auditLog($1) }
         self.router = router
