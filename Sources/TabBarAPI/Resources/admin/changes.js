@@ -57,5 +57,6 @@ export function showChanges(dryRun, list, doc, live) {
     ['changed', dryRun.tabsChanged],
   ].filter(([, ids]) => ids?.length).map(([word, ids]) => `tabs ${word}: ${ids.join(', ')}`);
   const against = dryRun.liveVersion ? `against live version ${dryRun.liveVersion}` : 'first version of this client';
-  return `${changes.length} change${changes.length === 1 ? '' : 's'} ${against}${parts.length ? ` (${parts.join('; ')})` : ''}.`;
+  const count = `${changes.length} change${changes.length === 1 ? '' : 's'}`;
+  return `${count} ${against}${parts.length ? ` (${parts.join('; ')})` : ''}.`;
 }

@@ -108,7 +108,10 @@ export function starterDocument() {
     destination: { type: 'viewController', name, embedInNavigationController: true },
   });
   return {
-    tabs: [tab('home', 'Home', 'house', 'HomeViewController'), tab('settings', 'Settings', 'gear', 'SettingsViewController')],
+    tabs: [
+      tab('home', 'Home', 'house', 'HomeViewController'),
+      tab('settings', 'Settings', 'gear', 'SettingsViewController'),
+    ],
     maxVisibleTabs: 5,
     initialTab: 'home',
     defaultLocale: 'en',

@@ -88,6 +88,10 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     control.addEventListener('change', handler);
   }
 
+  function labelled(id, label, control) {
+    return make('div', { className: 'field' }, [make('label', { htmlFor: id, text: label }), control]);
+  }
+
   /** A labelled input; options: type, read (a reader), after(before, value), list, placeholder, attributes. */
   function input(label, pointer, options = {}) {
     const id = nextId('field');
@@ -103,7 +107,7 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
       ...(options.attributes || {}),
     });
     bind(control, pointer, options.read || readers.text, options.after);
-    return { wrapper: make('div', { className: 'field' }, [make('label', { htmlFor: id, text: label }), control]), control };
+    return { wrapper: labelled(id, label, control), control };
   }
 
   /** A checkbox for a boolean member whose absence means `defaultValue`. */
@@ -131,7 +135,7 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     }
     if (options.onChange) control.addEventListener('change', () => options.onChange(control.value));
     else bind(control, pointer, readers.text);
-    return { wrapper: make('div', { className: 'field' }, [make('label', { htmlFor: id, text: label }), control]), control };
+    return { wrapper: labelled(id, label, control), control };
   }
 
   /** A JSON textarea for a condition; text that does not parse stays out of the document. */
@@ -176,7 +180,9 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     const pickerId = nextId('picker');
     const picker = make('input', { id: pickerId, type: 'color', className: 'picker' });
     const syncPicker = () => {
-      if (/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/.test(control.value)) picker.value = control.value.slice(0, 7).toLowerCase();
+      if (/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/.test(control.value)) {
+        picker.value = control.value.slice(0, 7).toLowerCase();
+      }
     };
     syncPicker();
     control.addEventListener('input', syncPicker);
@@ -186,7 +192,8 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     });
     wrapper.classList.add('color-field');
     control.before(picker);
-    wrapper.append(make('label', { htmlFor: pickerId, className: 'visually-hidden', text: `Pick the ${label.toLowerCase()}` }));
+    const text = `Pick the ${label.toLowerCase()}`;
+    wrapper.append(make('label', { htmlFor: pickerId, className: 'visually-hidden', text }));
     return wrapper;
   }
 
@@ -202,7 +209,8 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     const id = valid && typeof tab.id === 'string' ? tab.id : '';
     const row = make('li', { className: 'tab-row', 'data-tab-id': id, tabIndex: 0 });
     const heading = make('span', { className: 'row-title' });
-    const handle = make('span', { className: 'drag-handle', title: 'Drag to reorder', 'aria-hidden': 'true', text: '⠿' });
+    const handle = make('span', { className: 'drag-handle', title: 'Drag to reorder', 'aria-hidden': 'true' });
+    handle.textContent = '⠿';
     const button = (className, text, label, disabled, action) => {
       const b = make('button', { type: 'button', className: `secondary small ${className}`, text, disabled });
       b.setAttribute('aria-label', label);
@@ -215,7 +223,8 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
         handle,
         heading,
         button('move-up', '↑', `Move ${name} up`, index === 0, () => moveTab(index, index - 1, 'move-up')),
-        button('move-down', '↓', `Move ${name} down`, index === count - 1, () => moveTab(index, index + 1, 'move-down')),
+        button('move-down', '↓', `Move ${name} down`, index === count - 1, () =>
+          moveTab(index, index + 1, 'move-down')),
         button('remove-tab', 'Remove', `Remove ${name}`, false, () => removeTab(index)),
       ]),
       make('div', { className: 'row-problems' }),
@@ -247,7 +256,12 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     });
     row.append(
       make('div', { className: 'row-body' }, [
-        group('Tab', [idField.wrapper, titleField.wrapper, input('Title key', `${base}/title/key`).wrapper, ...localizedTitles(tab, base)], 'wide'),
+        group('Tab', [
+          idField.wrapper,
+          titleField.wrapper,
+          input('Title key', `${base}/title/key`).wrapper,
+          ...localizedTitles(tab, base),
+        ], 'wide'),
         group('Icon', [
           input('Image', `${base}/icon/image`, { list: 'glyph-names' }).wrapper,
           input('Selected image', `${base}/icon/selectedImage`, { list: 'glyph-names' }).wrapper,
@@ -271,7 +285,10 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
             attributes: { min: 0, max: 1, step: 0.01 },
           }).wrapper,
           input('Rollout seed', `${base}/rollout/seed`).wrapper,
-          input('Hash attribute', `${base}/rollout/hashAttribute`, { list: 'hash-attributes', placeholder: 'userId' }).wrapper,
+          input('Hash attribute', `${base}/rollout/hashAttribute`, {
+            list: 'hash-attributes',
+            placeholder: 'userId',
+          }).wrapper,
           input('Starts at', `${base}/startsAt`, { placeholder: '2026-12-01T00:00:00Z' }).wrapper,
           input('Ends at', `${base}/endsAt`, { placeholder: '2027-01-06T00:00:00Z' }).wrapper,
         ], 'wide'),
@@ -280,15 +297,23 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     const jsonOnly = [];
     if (Array.isArray(tab.children) && tab.children.length) jsonOnly.push(`${tab.children.length} child tab(s)`);
     if (isObject(tab.destination?.parameters)) jsonOnly.push('destination parameters');
-    if (jsonOnly.length) row.append(make('p', { className: 'muted json-only', text: `In the JSON view: ${jsonOnly.join(', ')}.` }));
+    if (jsonOnly.length) row.append(jsonOnlyNote(jsonOnly));
     return row;
+  }
+
+  function jsonOnlyNote(names) {
+    return make('p', { className: 'muted json-only', text: `In the JSON view: ${names.join(', ')}.` });
   }
 
   function updateRowHeading(row, tab) {
     const heading = row.querySelector('.row-title');
     const title = isObject(tab) && isObject(tab.title) ? shownValue(tab.title.default) : '';
     const id = isObject(tab) ? shownValue(tab.id) : '';
-    heading.replaceChildren(make('strong', { text: title || '(no title)' }), ' ', make('code', { text: id || '(no id)' }));
+    heading.replaceChildren(
+      make('strong', { text: title || '(no title)' }),
+      ' ',
+      make('code', { text: id || '(no id)' }),
+    );
   }
 
   function localizedTitles(tab, base) {
@@ -307,12 +332,20 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
       return wrapper;
     });
     const tagId = nextId('locale');
-    const tagInput = make('input', { id: tagId, type: 'text', className: 'new-locale', placeholder: 'fr, de-CH', spellcheck: false, autocomplete: 'off' });
+    const tagInput = make('input', {
+      id: tagId,
+      type: 'text',
+      className: 'new-locale',
+      placeholder: 'fr, de-CH',
+      spellcheck: false,
+      autocomplete: 'off',
+    });
     const add = make('button', { type: 'button', className: 'secondary small add-locale', text: 'Add' });
     const addLocale = () => {
       const tag = tagInput.value.trim();
       if (!tag || Object.hasOwn(localized, tag)) return;
-      const fallback = isObject(tab.title) && typeof tab.title.default === 'string' && tab.title.default ? tab.title.default : tag;
+      const defaultTitle = isObject(tab.title) ? tab.title.default : undefined;
+      const fallback = typeof defaultTitle === 'string' && defaultTitle ? defaultTitle : tag;
       const pointer = `${base}/title/localized${formatPointer([tag])}`;
       setAt(getDoc(), pointer, fallback);
       onEdit({ structural: true, focus: { pointer } });
@@ -353,8 +386,14 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
       if (member === 'embedInNavigationController') {
         fields.push(checkbox('Embed in a navigation controller', `${pointer}/${member}`, false));
       } else {
-        const labels = { name: type === 'storyboard' ? 'Storyboard name' : 'Class name', nib: 'Nib', identifier: 'Identifier', url: 'URL' };
-        fields.push(input(labels[member], `${pointer}/${member}`, member === 'url' ? { placeholder: 'https://' } : {}).wrapper);
+        const labels = {
+          name: type === 'storyboard' ? 'Storyboard name' : 'Class name',
+          nib: 'Nib',
+          identifier: 'Identifier',
+          url: 'URL',
+        };
+        const options = member === 'url' ? { placeholder: 'https://' } : {};
+        fields.push(input(labels[member], `${pointer}/${member}`, options).wrapper);
       }
     }
     return group('Destination', fields);
@@ -409,7 +448,9 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
   }
 
   function clearDropMarks() {
-    tabList.querySelectorAll('.drop-before, .drop-after, .dragging').forEach((el) => el.classList.remove('drop-before', 'drop-after', 'dragging'));
+    for (const el of tabList.querySelectorAll('.drop-before, .drop-after, .dragging')) {
+      el.classList.remove('drop-before', 'drop-after', 'dragging');
+    }
   }
 
   /** What to focus in a row once it has moved: the same field or button, else the row itself. */
@@ -457,11 +498,15 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
   function configGroup(doc) {
     const initial = select('Initial tab', '/initialTab', [['', '(the first tab)']]);
     initialTabSelect = initial.control;
-    const jsonOnly = ['groups', 'experiments', 'tabTemplates'].filter((name) => doc[name] !== undefined && doc[name] !== null);
+    const jsonOnly = ['groups', 'experiments', 'tabTemplates'].filter((name) => doc[name] != null);
     return [
       make('legend', { text: 'Tab bar' }),
       make('div', { className: 'config-grid' }, [
-        input('Most visible tabs', '/maxVisibleTabs', { type: 'number', read: readers.integer, attributes: { min: 2, max: 10, step: 1 } }).wrapper,
+        input('Most visible tabs', '/maxVisibleTabs', {
+          type: 'number',
+          read: readers.integer,
+          attributes: { min: 2, max: 10, step: 1 },
+        }).wrapper,
         initial.wrapper,
         input('Default locale', '/defaultLocale', { placeholder: 'en' }).wrapper,
         make('div', { className: 'checks' }, [checkbox('Users may reorder', '/userCustomizable', true)]),
@@ -472,20 +517,24 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
         colorField('Unselected tint colour', '/appearance/unselectedTintColor'),
         input('Background image', '/appearance/backgroundImage').wrapper,
       ], 'appearance'),
-      ...(jsonOnly.length ? [make('p', { className: 'muted json-only', text: `In the JSON view: ${jsonOnly.join(', ')}.` })] : []),
+      ...(jsonOnly.length ? [jsonOnlyNote(jsonOnly)] : []),
     ];
   }
 
   /** The initial tab's choices and the "replaces" suggestions follow the tab ids. */
   function refreshTabIds() {
     const doc = getDoc();
-    const ids = (Array.isArray(doc.tabs) ? doc.tabs : []).map((tab) => (isObject(tab) && typeof tab.id === 'string' ? tab.id : '')).filter(Boolean);
+    const ids = (Array.isArray(doc.tabs) ? doc.tabs : [])
+      .map((tab) => (isObject(tab) && typeof tab.id === 'string' ? tab.id : ''))
+      .filter(Boolean);
     document.getElementById('tab-ids').replaceChildren(...ids.map((value) => make('option', { value })));
     if (!initialTabSelect) return;
     const current = shownValue(doc.initialTab);
     const choices = [['', '(the first tab)'], ...[...new Set(ids)].map((id) => [id, id])];
     if (current && !ids.includes(current)) choices.push([current, `${current} (no such tab)`]);
-    initialTabSelect.replaceChildren(...choices.map(([value, text]) => make('option', { value, text, selected: value === current })));
+    initialTabSelect.replaceChildren(
+      ...choices.map(([value, text]) => make('option', { value, text, selected: value === current })),
+    );
   }
 
   // --- drawing ------------------------------------------------------------------------------------------------
@@ -507,7 +556,9 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
     else if (focus.row !== undefined) {
       const row = tabList.children[focus.row];
       const part = focus.part;
-      if (part && part.suffix !== undefined) target = row?.querySelector(`[data-pointer="${CSS.escape(`/tabs/${focus.row}${part.suffix}`)}"]`);
+      if (part && part.suffix !== undefined) {
+        target = row?.querySelector(`[data-pointer="${CSS.escape(`/tabs/${focus.row}${part.suffix}`)}"]`);
+      }
       else if (typeof part === 'string' && part !== 'row') target = row?.querySelector(`button.${part}:not(:disabled)`);
       target = target || row;
     }

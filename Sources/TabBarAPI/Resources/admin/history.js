@@ -85,7 +85,10 @@ export function createHistory({ getClient, isDirty, liveDocument, onRolledBack, 
     button.disabled = true;
     try {
       const { data: envelope } = await request('GET', clientPath(client, 'config', 'versions', String(version)));
-      const { data: dryRun } = await request('PUT', clientPath(client, 'config'), { query: { dryRun: 'true' }, body: envelope.config });
+      const { data: dryRun } = await request('PUT', clientPath(client, 'config'), {
+        query: { dryRun: 'true' },
+        body: envelope.config,
+      });
       const live = await liveDocument(dryRun.liveVersion);
       const summary = showChanges(dryRun, $('rollback-diff'), envelope.config, live);
       const next = dryRun.liveVersion + 1;

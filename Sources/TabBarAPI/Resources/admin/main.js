@@ -141,7 +141,8 @@ function openDocument({ client, version, etag, doc }) {
 
 function closeEditor() {
   state.opening += 1;
-  Object.assign(state, { client: null, version: 0, etag: null, liveVersion: 0, doc: null, base: null, lastProblem: null });
+  Object.assign(state, { client: null, version: 0, etag: null, liveVersion: 0, doc: null, base: null });
+  state.lastProblem = null;
   events.stop();
   preview.reset();
   historyPanel.clear('');
@@ -299,7 +300,8 @@ $('new-client-form').addEventListener('submit', (event) => {
   const error = $('new-client-error');
   const client = input.value.trim();
   if (!CLIENT_PATTERN.test(client)) {
-    error.textContent = 'A client id is 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit.';
+    error.textContent = 'A client id is 1 to 63 lower-case letters, digits and hyphens, '
+      + 'starting with a letter or digit.';
     input.setAttribute('aria-invalid', 'true');
     input.setAttribute('aria-describedby', 'new-client-error');
     input.focus();
@@ -346,7 +348,13 @@ const historyPanel = createHistory({
 });
 
 createPublisher({
-  getEditor: () => ({ client: state.client, doc: state.doc, etag: state.etag, jsonValid: json.valid }),
+  getEditor: () => ({
+    client: state.client,
+    doc: state.doc,
+    etag: state.etag,
+    jsonValid: json.valid,
+    behind: state.version > 0 && state.liveVersion > state.version,
+  }),
   liveDocument,
   onPublished: published,
   onConflict: async () => {
@@ -429,8 +437,9 @@ async function start() {
     const { data } = await request('GET', '/v1/clients');
     enterConsole(data.clients);
   } catch (error) {
-    if (error.status === 401 || error.status === 403) signOut('The stored admin key is no longer accepted: sign in again.');
-    else {
+    if (error.status === 401 || error.status === 403) {
+      signOut('The stored admin key is no longer accepted: sign in again.');
+    } else {
       $('sign-in').hidden = false;
       $('sign-in-error').textContent = error.message;
     }

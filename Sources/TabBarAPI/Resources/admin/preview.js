@@ -7,7 +7,12 @@ import { iconElement } from './icons.js';
 const MORE = Symbol('more');
 const SYSTEM_BLUE = '#007AFF';
 const SYSTEM_GRAY = '#8E8E93';
-const CONTROL_OF_PARAMETER = { locale: 'preview-locale', platform: 'preview-platform', appVersion: 'preview-app-version', user: 'preview-user' };
+const CONTROL_OF_PARAMETER = {
+  locale: 'preview-locale',
+  platform: 'preview-platform',
+  appVersion: 'preview-app-version',
+  user: 'preview-user',
+};
 
 function make(tag, className, text) {
   const node = document.createElement(tag);
@@ -81,7 +86,11 @@ export function createPreview({ getClient, getDoc, onResult }) {
       user: controls.user.value.trim(),
     };
     try {
-      const { data } = await request('POST', clientPath(client, 'config', 'preview'), { query, body: doc, signal: controller.signal });
+      const { data } = await request('POST', clientPath(client, 'config', 'preview'), {
+        query,
+        body: doc,
+        signal: controller.signal,
+      });
       if (mine !== sequence) return;
       markParameters([]);
       render(data);
@@ -169,8 +178,8 @@ export function createPreview({ getClient, getDoc, onResult }) {
       if (tab.enabled === false) return;
       picked = tab.id === null ? MORE : tab.id;
       draw();
-      const again = tab.id === null ? bar.querySelector('.preview-more') : bar.querySelector(`[data-tab-id="${CSS.escape(tab.id)}"]`);
-      again?.focus();
+      const selector = tab.id === null ? '.preview-more' : `[data-tab-id="${CSS.escape(tab.id)}"]`;
+      bar.querySelector(selector)?.focus();
     };
     item.addEventListener('click', choose);
     item.addEventListener('keydown', (event) => {
@@ -209,7 +218,9 @@ export function createPreview({ getClient, getDoc, onResult }) {
   function screen(tab) {
     const parts = [];
     const destination = tab.destination || {};
-    const target = destination.type === 'url' ? destination.url : [destination.name, destination.identifier].filter(Boolean).join(' · ');
+    const target = destination.type === 'url'
+      ? destination.url
+      : [destination.name, destination.identifier].filter(Boolean).join(' · ');
     parts.push(make('p', 'destination', `${destination.type ?? 'destination'}: ${target || '—'}`));
     if (Array.isArray(tab.children) && tab.children.length) {
       const strip = make('ul', 'children');
@@ -232,8 +243,9 @@ export function createPreview({ getClient, getDoc, onResult }) {
     if (summary) {
       const list = (values) => (values && values.length ? values.join(', ') : 'none');
       const replaced = Object.entries(summary.replaced || {}).map(([from, to]) => `${from} → ${to}`);
+      const source = summary.source === 'user' ? "the user's saved order" : 'default order';
       rows.push(
-        ['Customization', `${summary.source === 'user' ? "the user's saved order" : 'default order'} (revision ${summary.revision})`],
+        ['Customization', `${source} (revision ${summary.revision})`],
         ['Hidden', list(summary.hidden)],
         ['Added', list(summary.added)],
         ['Dropped', list(summary.dropped)],
@@ -241,7 +253,8 @@ export function createPreview({ getClient, getDoc, onResult }) {
       );
     }
     const absent = (last.tabs || []).filter((tab) => tab.present === false);
-    if (absent.length) rows.push(['Absent here', absent.map((tab) => `${tab.id}${tab.reason?.message ? ` (${tab.reason.message})` : ''}`).join('; ')]);
+    const why = (tab) => (tab.reason?.message ? `${tab.id} (${tab.reason.message})` : tab.id);
+    if (absent.length) rows.push(['Absent here', absent.map(why).join('; ')]);
     const dl = make('dl');
     for (const [term, value] of rows) dl.append(make('dt', '', term), make('dd', '', value));
     meta.replaceChildren(dl);
@@ -250,8 +263,8 @@ export function createPreview({ getClient, getDoc, onResult }) {
   /** The locale choices: the document's default locale first, then its translations. */
   function setLocales(locales) {
     const current = controls.locale.value;
-    const same = locales.length === controls.locale.options.length && locales.every((tag, i) => controls.locale.options[i].value === tag);
-    if (same) return;
+    const options = controls.locale.options;
+    if (locales.length === options.length && locales.every((tag, i) => options[i].value === tag)) return;
     controls.locale.replaceChildren(...locales.map((tag) => {
       const option = make('option', '', tag);
       option.value = tag;

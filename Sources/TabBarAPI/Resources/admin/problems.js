@@ -38,7 +38,8 @@ export function createProblems({ scope, tabList, list }) {
     note.textContent = message;
     if (found.field) {
       let last = found.field;
-      while (last.nextElementSibling?.matches(`.problem[data-problem-for="${CSS.escape(found.pointer)}"]`)) last = last.nextElementSibling;
+      const sibling = `.problem[data-problem-for="${CSS.escape(found.pointer)}"]`;
+      while (last.nextElementSibling?.matches(sibling)) last = last.nextElementSibling;
       last.after(note);
       found.field.setAttribute('aria-invalid', 'true');
       const described = found.field.getAttribute('aria-describedby');
@@ -84,7 +85,8 @@ export function createProblems({ scope, tabList, list }) {
     heading.className = 'problems-heading';
     const total = placed + unplaced.length;
     const beside = placed ? `${placed === total ? '' : `${placed} of them `}shown beside the form's fields` : '';
-    heading.textContent = `${total} problem${total === 1 ? '' : 's'}${beside ? `, ${beside}` : ''}${unplaced.length ? ':' : '.'}`;
+    const count = `${total} problem${total === 1 ? '' : 's'}`;
+    heading.textContent = `${count}${beside ? `, ${beside}` : ''}${unplaced.length ? ':' : '.'}`;
     const items = document.createElement('ul');
     items.append(...unplaced.map(listItem));
     list.append(heading);

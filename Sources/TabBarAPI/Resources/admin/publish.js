@@ -5,10 +5,12 @@ import { showChanges } from './changes.js';
 import { clone } from './document.js';
 
 /**
- * getEditor() → {client, doc, etag, jsonValid}; liveDocument(version) → the live document or null;
- * onPublished(envelope, etag); onConflict(); onInvalid(problem); onError(error); say(text, kind); setBusy(flag).
+ * getEditor() → {client, doc, etag, jsonValid, behind (a newer version is known to be live)};
+ * liveDocument(version) → the live document or null; onPublished(envelope, etag); onConflict(); onInvalid(problem);
+ * onError(error); say(text, kind); setBusy(flag).
  */
-export function createPublisher({ getEditor, liveDocument, onPublished, onConflict, onInvalid, onError, say, setBusy }) {
+export function createPublisher(options) {
+  const { getEditor, liveDocument, onPublished, onConflict, onInvalid, onError, say, setBusy } = options;
   const $ = (id) => document.getElementById(id);
   const dialog = $('review-dialog');
   const noteInput = $('publish-note');
@@ -23,12 +25,20 @@ export function createPublisher({ getEditor, liveDocument, onPublished, onConfli
       say('Fix the JSON syntax error before publishing.', 'error');
       return;
     }
+    if (editor.behind) {
+      onConflict(); // the event stream already told of a newer live version: the publish would get a 412
+      return;
+    }
     const headers = editor.etag ? { 'If-Match': editor.etag } : { 'If-None-Match': '*' };
     const note = noteInput.value.trim();
     const doc = clone(editor.doc);
     reviewButton.disabled = true;
     try {
-      const { data } = await request('PUT', clientPath(editor.client, 'config'), { query: { dryRun: 'true', note }, body: doc, headers });
+      const { data } = await request('PUT', clientPath(editor.client, 'config'), {
+        query: { dryRun: 'true', note },
+        body: doc,
+        headers,
+      });
       const live = await liveDocument(data.liveVersion);
       $('review-summary').textContent = showChanges(data, $('diff-list'), doc, live);
       $('review-note').textContent = note ? `Note: ${note}` : 'No note.';
@@ -48,7 +58,8 @@ export function createPublisher({ getEditor, liveDocument, onPublished, onConfli
     confirmButton.disabled = true;
     setBusy(true);
     try {
-      const { data, etag } = await request('PUT', clientPath(client, 'config'), { query: { note }, body: doc, headers });
+      const path = clientPath(client, 'config');
+      const { data, etag } = await request('PUT', path, { query: { note }, body: doc, headers });
       pending = null;
       dialog.close();
       noteInput.value = '';
