@@ -1,12 +1,18 @@
 // The selected client's event stream (public server-sent events): one EventSource at a time.
 
 let source = null;
+let following = null;
 
-/** Follows `client`'s stream: onVersion(version) for each `version` event, onDeleted() when it is deleted. */
+/**
+ * Follows `client`'s stream (kept open when it already does): onVersion(version) for each `version` event,
+ * onDeleted() when the client is deleted.
+ */
 export function follow(client, { onVersion, onDeleted }) {
+  if (source && following === client) return;
   stop();
   const stream = new EventSource(`/v1/clients/${encodeURIComponent(client)}/tabs/events`);
   source = stream;
+  following = client;
   stream.addEventListener('version', (event) => {
     if (source !== stream) return;
     let version = Number(event.lastEventId);
@@ -28,4 +34,5 @@ export function follow(client, { onVersion, onDeleted }) {
 export function stop() {
   source?.close();
   source = null;
+  following = null;
 }

@@ -39,7 +39,6 @@ function datalist(id, values) {
 const readers = {
   required: (el) => el.value,
   text: (el) => (el.value === '' ? undefined : el.value),
-  integer: (el) => (el.value === '' ? undefined : Number(el.value)),
   number: (el) => (el.value === '' ? undefined : Number(el.value)),
 };
 
@@ -168,9 +167,13 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
 
   function setSyntaxError(control, error, message) {
     error.textContent = message;
-    control.classList.toggle('syntax-invalid', message !== '');
-    if (message) control.setAttribute('aria-errormessage', error.id);
-    else control.removeAttribute('aria-errormessage');
+    if (message) {
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-errormessage', error.id);
+    } else {
+      control.removeAttribute('aria-invalid');
+      control.removeAttribute('aria-errormessage');
+    }
     return undefined;
   }
 
@@ -504,7 +507,7 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
       make('div', { className: 'config-grid' }, [
         input('Most visible tabs', '/maxVisibleTabs', {
           type: 'number',
-          read: readers.integer,
+          read: readers.number,
           attributes: { min: 2, max: 10, step: 1 },
         }).wrapper,
         initial.wrapper,

@@ -186,13 +186,13 @@ async function liveDocument(version) {
   return data.config;
 }
 
+/** A publish or rollback of ours went live: the editor, list and history show it; a new client is followed. */
 function published(envelope, etag) {
-  const wasFollowing = state.version > 0;
   state.liveVersion = envelope.version;
   openDocument({ client: envelope.client || state.client, version: envelope.version, etag, doc: envelope.config });
   refreshClients();
   historyPanel.load();
-  if (!wasFollowing) follow(state.client);
+  follow(state.client);
 }
 
 function setBusy(busy) {

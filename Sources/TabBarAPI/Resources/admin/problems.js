@@ -9,12 +9,15 @@ let counter = 0;
  * list: the #problems element.
  */
 export function createProblems({ scope, tabList, list }) {
+  let marked = new Set(); // the fields marked invalid
+
   function clear() {
     scope.querySelectorAll('.problem[data-problem-for]').forEach((el) => el.remove());
-    scope.querySelectorAll('[aria-invalid="true"]').forEach((el) => {
-      el.removeAttribute('aria-invalid');
-      el.removeAttribute('aria-describedby');
-    });
+    for (const field of marked) {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-describedby');
+    }
+    marked = new Set();
     list.replaceChildren();
   }
 
@@ -42,6 +45,7 @@ export function createProblems({ scope, tabList, list }) {
       while (last.nextElementSibling?.matches(sibling)) last = last.nextElementSibling;
       last.after(note);
       found.field.setAttribute('aria-invalid', 'true');
+      marked.add(found.field);
       const described = found.field.getAttribute('aria-describedby');
       found.field.setAttribute('aria-describedby', described ? `${described} ${note.id}` : note.id);
     } else {
@@ -69,7 +73,9 @@ export function createProblems({ scope, tabList, list }) {
       if (typeof error?.pointer === 'string') {
         const found = target(error.pointer);
         if (found) {
-          place(found, message);
+          // Placed at an ancestor: the message says where below it.
+          const below = error.pointer.slice(found.pointer.length + 1);
+          place(found, below ? `${below}: ${message}` : message);
           placed += 1;
           continue;
         }
