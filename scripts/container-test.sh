@@ -509,6 +509,13 @@ else
   not_ok "GET /openapi.yaml: $http_status ${http_body:0:200}"
 fi
 
+console_head=$(curl -sS -m 5 -D - -o /dev/null "http://127.0.0.1:$port/admin/" 2>&1 | tr -d '\r') || true
+if [[ "$console_head" == "HTTP/1.1 200"* && "$console_head" == *"Content-Security-Policy: default-src 'none';"* ]]; then
+  ok "admin console served from the resource bundle, with its Content-Security-Policy"
+else
+  not_ok "GET /admin/: ${console_head:0:300}"
+fi
+
 order='{"order": ["profile", "favorites", "search", "home"], "hidden": ["settings"]}'
 http PUT "/v1/clients/ios-phone/users/$test_user/tab-order" "$order"
 if [ "$http_status" = 200 ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
-# (Tests/Browser: what a browser's HTTP cache shows, CORS), has Prometheus scrape it (Tests/Metrics), revalidates
+# (Tests/Browser: what a browser's HTTP cache shows, CORS, the admin console end to end, with screenshots in
+# .build/screenshots), has Prometheus scrape it (Tests/Metrics), revalidates
 # both tab bars with OkHttp (Tests/Clients), builds the Swift client swift-openapi-generator makes of openapi.yaml and
 # drives every operation through it against a server with max-age=60 (Tests/Clients/OpenAPIGenerated: each answer
 # decodes, what URLSession's cache does), kills the server 200 times under concurrent writers
@@ -29,7 +30,7 @@ bash scripts/schemathesis.sh "$binary"
 echo "== schemathesis against the live server: every check, stateful, user JWTs required"
 bash scripts/schemathesis.sh "$binary" --hostile
 
-echo "== browser: headless Chromium's HTTP cache against the live server (Tests/Browser)"
+echo "== browser: headless Chromium against the live server: HTTP cache, CORS, admin console (Tests/Browser)"
 SE_OFFLINE=true TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Browser
 
 echo "== Prometheus scraping the live server, promtool check metrics (Tests/Metrics)"

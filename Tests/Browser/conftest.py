@@ -84,24 +84,48 @@ def start_server():
             directory.cleanup()
 
 
+def chromium():
+    """A headless Chromium with a profile of its own (so its HTTP cache starts empty) that keeps the page's console
+    messages for `driver.get_log("browser")`; the caller quits it."""
+    chromium_binary = shutil.which("chromium")
+    chromedriver = shutil.which("chromedriver")
+    if not chromium_binary or not chromedriver:
+        pytest.fail("chromium and chromedriver are needed (scripts/install-deps.sh --test-tools installs them)")
+    profile = tempfile.TemporaryDirectory(prefix="tabconfig-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium_binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--user-data-dir={profile.name}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+    driver.set_script_timeout(30)
+    driver.profile = profile
+    return driver
+
+
+def quit_chromium(driver):
+    driver.quit()
+    driver.profile.cleanup()
+
+
 @pytest.fixture
 def browser():
-    chromium = shutil.which("chromium")
-    chromedriver = shutil.which("chromedriver")
-    if not chromium or not chromedriver:
-        pytest.fail("chromium and chromedriver are needed (scripts/install-deps.sh --test-tools installs them)")
-    with tempfile.TemporaryDirectory(prefix="tabconfig-chromium-") as profile:
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         f"--user-data-dir={profile}"):
-            options.add_argument(argument)
-        driver = webdriver.Chrome(service=Service(chromedriver), options=options)
-        driver.set_script_timeout(30)
-        try:
-            yield driver
-        finally:
-            driver.quit()
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        quit_chromium(driver)
+
+
+@pytest.fixture
+def second_browser():
+    """Another Chromium, with its own profile and session storage: a second admin."""
+    driver = chromium()
+    try:
+        yield driver
+    finally:
+        quit_chromium(driver)
 
 
 def run(driver, body, *arguments):

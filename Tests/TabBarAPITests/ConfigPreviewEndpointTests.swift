@@ -36,7 +36,8 @@ struct ConfigPreviewEndpointTests {
             #expect(preview.body["version"] as? Int == 1)
             #expect(preview.tabBar.version == 1)
             #expect(preview.tabBar.locale == "fr")
-            #expect(preview.tabBar.tabs.map(\.title) == ["Home", "Chercher", "Library", "Favorites", "Profile", "Settings"])
+            let titles = ["Home", "Chercher", "Library", "Favorites", "Profile", "Settings"]
+            #expect(preview.tabBar.tabs.map(\.title) == titles)
             #expect(preview.tabBar.tabs.map(\.placement) == [.bar, .bar, .bar, .bar, .more, .more])
             #expect(preview.tabBar.customization == nil)
             let context = preview.body["context"] as? [String: Any]
