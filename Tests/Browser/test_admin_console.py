@@ -368,6 +368,7 @@ def test_phone_width_has_no_horizontal_scroll(server, browser):
     open_client(browser, server, "shop")
     width = browser.execute_script("return window.innerWidth")
     assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    browser.execute_script("document.querySelector('#editor').scrollIntoView()")
     screenshot(browser, "console-phone-editor.png")
     browser.execute_script("document.querySelector('#preview').scrollIntoView()")
     screenshot(browser, "console-phone-preview.png")
