@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -204,7 +205,7 @@ def test_sign_in_edit_preview_publish_and_roll_back(server, browser):
 
     # Renamed in the form: the preview changes before anything is published.
     edit_and_wait(browser, "/tabs/0/title/default", "Start")
-    assert preview_tabs(browser)[0][0] == ("home", "Start")
+    wait(browser, lambda: preview_tabs(browser)[0][0] == ("home", "Start"), "the renamed tab in the preview")
     assert element(browser, "#editor").get_attribute("data-dirty") == "true"
     assert '"Start"' in element(browser, "#json-editor").get_attribute("value")
     assert api(server, "GET", "/v1/clients/shop/tabs")[2]["tabs"][0]["title"] == "Home"
@@ -272,8 +273,9 @@ def test_an_invalid_document_shows_the_problem_beside_the_field(server, browser)
     before = preview_render(browser)
     type_into(browser, "/tabs/1/id", "find")
     wait_for_preview(browser, after=before)
+    wait(browser, lambda: [tab_id for tab_id, _ in preview_tabs(browser)[0]] == ["home", "find", "cart"],
+         "the fixed id in the preview")
     assert not browser.find_elements(By.CSS_SELECTOR, ".problem")
-    assert [tab_id for tab_id, _ in preview_tabs(browser)[0]] == ["home", "find", "cart"]
     # The validation answers are 422s; nothing else may be logged.
     assert severe_messages(browser, allow=(422,)) == []
 
@@ -289,17 +291,23 @@ def test_keyboard_reorders_tabs_and_the_json_view_stays_in_sync(server, browser)
     assert [tab_id for tab_id, _ in preview_tabs(browser)[0]] == ["home", "cart", "search"]
     document = json.loads(element(browser, "#json-editor").get_attribute("value"))
     assert [t["id"] for t in document["tabs"]][:3] == ["home", "cart", "search"]
+    # Alt+ArrowUp on the focused row moves it back.
+    row = element(browser, '#tab-list li.tab-row[data-tab-id="search"]')
+    browser.execute_script("arguments[0].focus()", row)
+    ActionChains(browser).key_down(Keys.ALT).send_keys(Keys.ARROW_UP).key_up(Keys.ALT).perform()
+    wait(browser, lambda: [tab_id for tab_id, _ in preview_tabs(browser)[0]] == ["home", "search", "cart"],
+         "the order Alt+ArrowUp restored, in the preview")
+    assert attributes(browser, "#tab-list li.tab-row", "data-tab-id")[:3] == ["home", "search", "cart"]
     # The JSON view edited: the form follows.
     element(browser, "#show-json").click()
-    document["tabs"][1]["title"]["default"] = "Basket"
-    before = preview_render(browser)
+    document = json.loads(element(browser, "#json-editor").get_attribute("value"))
+    document["tabs"][2]["title"]["default"] = "Basket"
     browser.execute_script(
         "const t = document.querySelector('#json-editor'); t.value = arguments[0];"
         "t.dispatchEvent(new Event('input', {bubbles: true}))", json.dumps(document, indent=2))
-    wait_for_preview(browser, after=before)
-    assert ("cart", "Basket") in preview_tabs(browser)[0]
+    wait(browser, lambda: ("cart", "Basket") in preview_tabs(browser)[0], "the JSON view's title in the preview")
     element(browser, "#show-form").click()
-    assert field(browser, "/tabs/1/title/default").get_attribute("value") == "Basket"
+    assert field(browser, "/tabs/2/title/default").get_attribute("value") == "Basket"
     assert severe_messages(browser) == []
 
 
@@ -346,7 +354,7 @@ def test_a_title_holding_markup_is_shown_as_text(server, browser):
     open_client(browser, server, "shop")
     markup = "<img src=x onerror=alert(1)>"
     edit_and_wait(browser, "/tabs/0/title/default", markup)
-    assert preview_tabs(browser)[0][0] == ("home", markup)
+    wait(browser, lambda: preview_tabs(browser)[0][0] == ("home", markup), "the markup title in the preview")
     assert not browser.find_elements(By.CSS_SELECTOR, '#preview img[src="x"], #console img[src="x"]')
     element(browser, "#review-publish").click()
     wait(browser, lambda: element(browser, "#review-dialog").get_attribute("open") is not None, "the review dialog")
