@@ -54,9 +54,6 @@ struct AdminConsole: Sendable {
         return try AdminConsole(directory: directory)
     }
 
-    /// The names of the files served, sorted.
-    var fileNames: [String] { files.keys.sorted() }
-
     /// The answer for the file `name`: a `304` when `ifNoneMatch` names it, else a `200`; nil when there is none.
     func response(for name: String, ifNoneMatch: String?) -> Response? {
         guard let file = files[name] else { return nil }
