@@ -61,6 +61,7 @@ struct RecordJSONReader {
             case "r": notice.revision = try reader.readNull() ? nil : Int64(try reader.readInteger())
             case "j": notice.value = try reader.readNull() ? nil : try reader.readCustomization()
             case "f": notice.fetch = try reader.readNull() ? nil : try reader.readBool()
+            case "e": notice.entries = try reader.readNull() ? nil : try reader.readArray { try $0.readNoticeEntry() }
             default: throw Unsupported()
             }
         }
@@ -69,6 +70,25 @@ struct RecordJSONReader {
         notice.origin = origin
         notice.client = client
         return notice
+    }
+
+    private mutating func readNoticeEntry() throws -> ChangeNotice.Entry {
+        var user: String?
+        var revision: Int64?
+        var entry = ChangeNotice.Entry(user: "", revision: 0)
+        try readObject { reader, key in
+            switch key {
+            case "u": user = try reader.readString()
+            case "r": revision = Int64(try reader.readInteger())
+            case "j": entry.value = try reader.readNull() ? nil : try reader.readCustomization()
+            case "f": entry.fetch = try reader.readNull() ? nil : try reader.readBool()
+            default: throw Unsupported()
+            }
+        }
+        guard let user, let revision else { throw Unsupported() }
+        entry.user = user
+        entry.revision = revision
+        return entry
     }
 
     private mutating func readRecord() throws -> JournalRecord {

@@ -13,6 +13,32 @@ struct PostgresStoreTests {
         try PostgresStore(url: try #require(PostgresStoreURL(url)), logger: .silent)
     }
 
+    /// One save submitted through the completion API.
+    private struct Save {
+        var client = "ios"
+        var user: String
+        var value: StoredCustomization
+        var expected: UInt64?
+    }
+
+    /// Submits the saves one after another without waiting (so that they are batched) and returns each one's outcome
+    /// once every completion was called.
+    private static func submit(_ saves: [Save], to store: PostgresStore) throws -> [Result<CustomizationEntry, any Error>] {
+        let outcomes = Mutex<[Int: Result<CustomizationEntry, any Error>]>([:])
+        let done = DispatchGroup()
+        for (index, save) in saves.enumerated() {
+            done.enter()
+            store.saveCustomization(
+                client: save.client, user: save.user, save.value, expectedRevision: save.expected
+            ) { outcome in
+                outcomes.withLock { $0[index] = outcome }
+                done.leave()
+            }
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success, "every completion is called")
+        return try outcomes.withLock { outcomes in try saves.indices.map { try #require(outcomes[$0]) } }
+    }
+
     @Test("ten stores opening at once on an empty database apply each migration once")
     func concurrentMigrations() throws {
         let url = try TestPostgres.createDatabase()
@@ -74,20 +100,8 @@ struct PostgresStoreTests {
         defer { TestPostgres.dropDatabase(url) }
         let store = try Self.open(url)
         defer { store.close() }
-        let outcomes = Mutex<[Int: Result<CustomizationEntry, any Error>]>([:])
-        let done = DispatchGroup()
-        for index in 0..<200 {
-            done.enter()
-            store.saveCustomization(
-                client: "ios", user: "u\(index % 20)", StoredCustomization(order: ["t\(index)"], hidden: []),
-                expectedRevision: nil
-            ) { outcome in
-                outcomes.withLock { $0[index] = outcome }
-                done.leave()
-            }
-        }
-        try #require(done.wait(timeout: .now() + 60) == .success, "every completion is called")
-        let entries = try outcomes.withLock { outcomes in try (0..<200).map { try #require(outcomes[$0]).get() } }
+        let saves = (0..<200).map { Save(user: "u\($0 % 20)", value: StoredCustomization(order: ["t\($0)"], hidden: [])) }
+        let entries = try Self.submit(saves, to: store).map { try $0.get() }
         #expect(Set(entries.map(\.revision)) == Set(1...10))
         #expect(store.customizationCount == 20)
         for user in 0..<20 {
@@ -115,19 +129,10 @@ struct PostgresStoreTests {
             ("new", "e", 0, 1), ("plain", "f", nil, 1), ("twice", "g", nil, 1), ("twice", "h", nil, 2),
             ("twice", "i", 2, 3), ("twice", "j", 2, nil),
         ]
-        let outcomes = Mutex<[Int: Result<CustomizationEntry, any Error>]>([:])
-        let done = DispatchGroup()
+        let outcomes = try Self.submit(
+            saves.map { Save(user: $0.user, value: value($0.tab), expected: $0.expected) }, to: store)
         for (index, save) in saves.enumerated() {
-            done.enter()
-            store.saveCustomization(client: "ios", user: save.user, value(save.tab), expectedRevision: save.expected) {
-                outcome in
-                outcomes.withLock { $0[index] = outcome }
-                done.leave()
-            }
-        }
-        try #require(done.wait(timeout: .now() + 60) == .success)
-        for (index, save) in saves.enumerated() {
-            let outcome = try #require(outcomes.withLock { $0[index] })
+            let outcome = outcomes[index]
             switch (outcome, save.revision) {
             case (.success(let entry), let revision?):
                 #expect(entry.revision == revision && entry.value == value(save.tab), "save \(index)")
@@ -185,6 +190,31 @@ struct PostgresStoreTests {
         #expect(eventually { changes.withLock { $0.count } == 3 })
         #expect(
             changes.withLock { $0 } == [.published(client: "ios"), .published(client: "ios"), .deleted(client: "ios")])
+    }
+
+    @Test("a batch of saves near the inline limit, with the longest user ids, reaches another store: its notices fit")
+    func batchedNotices() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let stores = [try Self.open(url), try Self.open(url)]
+        defer { stores.forEach { $0.close() } }
+        // Values of the most bytes an entry holds inline, a few bytes more (read from their row), and short ones.
+        func order(_ tabs: Int) -> StoredCustomization {
+            StoredCustomization(order: (0..<tabs).map { String(format: "tab-%05d", $0) }, hidden: [])
+        }
+        var inline = 1
+        while try PostgresStore.json(order(inline + 1)).utf8.count <= ChangeNotice.maximumBatchedValue { inline += 1 }
+        func user(_ index: Int) -> String { String(repeating: "u", count: 124) + String(format: "%04d", index) }
+        func client(_ index: Int) -> String { index % 2 == 0 ? "ios" : "android" }
+        let saves = (0..<90).map {
+            Save(client: client($0), user: user($0), value: order([inline, inline + 1, 2][$0 % 3]))
+        }
+        let entries = try Self.submit(saves, to: stores[0]).map { try $0.get() }
+        #expect(entries.allSatisfy { $0.revision == 1 })
+        #expect(eventually { stores[1].customizationCount == saves.count })
+        for index in saves.indices {
+            #expect(stores[1].customization(client: client(index), user: user(index)) == entries[index], "save \(index)")
+        }
     }
 
     @Test("URLs: the forms libpq takes, the password kept out of the description; others refused")

@@ -124,7 +124,8 @@ struct RecordJSONTests {
         var generator = SplitMix64(seed: 15)
         func text() -> String { Self.texts.randomElement(using: &generator)! }
         for _ in 0..<2000 {
-            let kind = [ChangeNotice.Kind.published, .deleted, .customization].randomElement(using: &generator)!
+            let kind = [ChangeNotice.Kind.published, .deleted, .customization, .customizations]
+                .randomElement(using: &generator)!
             var notice = ChangeNotice(kind: kind, origin: UUID().uuidString, client: text())
             switch kind {
             case .published:
@@ -139,6 +140,16 @@ struct RecordJSONTests {
                 case 0: notice.value = StoredCustomization(order: [text(), text()], hidden: [text()])
                 case 1: notice.fetch = true
                 default: break
+                }
+            case .customizations:
+                notice.entries = (0..<Int(generator.next() % 4)).map { index in
+                    var entry = ChangeNotice.Entry(user: text(), revision: Int64(generator.next() >> 2))
+                    if index % 2 == 0 {
+                        entry.value = StoredCustomization(order: [text()], hidden: [text(), text()])
+                    } else {
+                        entry.fetch = true
+                    }
+                    return entry
                 }
             }
             #expect(try ChangeNotice.read(notice.payload()) == notice)
@@ -159,5 +170,23 @@ struct RecordJSONTests {
         let large = #"{"k" : "c", "o" : "4C1B", "c" : "ios", "u" : "u1", "r" : 8, "f" : true}"#
         let fetch = try large.data(using: .utf8)!.withUnsafeBytes { try RecordJSONReader.notice($0) }
         #expect(fetch == ChangeNotice(kind: .customization, origin: "4C1B", client: "ios", user: "u1", revision: 8, fetch: true))
+    }
+
+    @Test("a batch notice as SaveStatement writes it (string_agg of json_build_object entries) is read by the fast path")
+    func postgresBatchNotice() throws {
+        let payload = """
+            {"k":"cs","o":"4C1B","c":"ios","e":[{"u" : "u1", "r" : 7, "j" : {"order": ["home"], "hidden": []}},\
+            {"u" : "u2", "r" : 3, "f" : true}]}
+            """
+        let fast = try payload.data(using: .utf8)!.withUnsafeBytes { try RecordJSONReader.notice($0) }
+        #expect(
+            fast
+                == ChangeNotice(
+                    kind: .customizations, origin: "4C1B", client: "ios",
+                    entries: [
+                        ChangeNotice.Entry(
+                            user: "u1", revision: 7, value: StoredCustomization(order: ["home"], hidden: [])),
+                        ChangeNotice.Entry(user: "u2", revision: 3, fetch: true),
+                    ]))
     }
 }

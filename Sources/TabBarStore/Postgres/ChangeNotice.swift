@@ -8,6 +8,13 @@ struct ChangeNotice: Codable, Sendable, Equatable {
     /// The largest customization value sent inline; a larger one is read from its row (`NOTIFY` payloads stop short
     /// of 8000 bytes).
     static let maximumInlineValue = 7000
+    /// The largest customization value sent inline in a ``Kind/customizations`` notice. A notice holds the entries
+    /// that start within its first ``batchedBytes`` bytes, so it stays below 8000 bytes: 3,800 bytes of earlier
+    /// entries, one entry of at most 3,500 bytes of value and 200 of user id and revision, 250 of kind, origin and
+    /// client.
+    static let maximumBatchedValue = 3500
+    /// How many bytes of entries start in one ``Kind/customizations`` notice.
+    static let batchedBytes = 3800
 
     enum Kind: String, Codable, Sendable {
         /// A version was published: `client`, `version`, `prunedThrough`.
@@ -17,6 +24,21 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         /// A customization was saved or reset: `client`, `user`, `revision`, `value` (absent when reset, or when
         /// `fetch`: too large to send).
         case customization = "c"
+        /// A batch of tab-order saves of one client: `client`, `entries`.
+        case customizations = "cs"
+    }
+
+    /// One save of a ``Kind/customizations`` notice.
+    struct Entry: Codable, Sendable, Equatable {
+        var user: String
+        var revision: Int64
+        /// Absent when `fetch`: too large to send.
+        var value: StoredCustomization?
+        var fetch: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case user = "u", revision = "r", value = "j", fetch = "f"
+        }
     }
 
     var kind: Kind
@@ -29,10 +51,11 @@ struct ChangeNotice: Codable, Sendable, Equatable {
     var revision: Int64?
     var value: StoredCustomization?
     var fetch: Bool?
+    var entries: [Entry]?
 
     enum CodingKeys: String, CodingKey {
         case kind = "k", origin = "o", client = "c", version = "v", prunedThrough = "p", user = "u", revision = "r", value = "j"
-        case fetch = "f"
+        case fetch = "f", entries = "e"
     }
 
     /// Reads a payload: ``RecordJSONReader`` for the usual notice, `JSONDecoder` for anything it leaves.

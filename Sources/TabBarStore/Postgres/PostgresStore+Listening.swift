@@ -83,6 +83,22 @@ extension PostgresStore {
                 entry = CustomizationEntry(revision: UInt64(revision), value: notice.value)
             }
             if let entry { cache.withLock { $0.setCustomization(key, entry) } }
+        case .customizations:
+            var entries: [(CustomizationKey, CustomizationEntry)] = []
+            for entry in notice.entries ?? [] {
+                let key = CustomizationKey(client: notice.client, user: entry.user)
+                if entry.fetch == true {
+                    guard let stored = try await Self.customizations(client, of: notice.client, user: entry.user, logger)
+                        .first?.1
+                    else { continue }
+                    entries.append((key, stored))
+                } else {
+                    entries.append((key, CustomizationEntry(revision: UInt64(entry.revision), value: entry.value)))
+                }
+            }
+            cache.withLock { cache in
+                for (key, entry) in entries { cache.setCustomization(key, entry) }
+            }
         }
     }
 }

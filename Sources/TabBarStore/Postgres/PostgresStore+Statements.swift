@@ -210,61 +210,20 @@ extension PostgresStore {
         }
     }
 
-    /// Saves a batch of customizations (of distinct keys) in one statement, each with its own expected revision, so
-    /// that each comparison and its write are atomic across replicas: a revision is one past the key's last (reset or
-    /// removed ones count). The statement also sends each written save's ``ChangeNotice``. Returns the new revision of
-    /// each save that was written; one whose expected revision did not hold is absent.
+    /// Saves a batch of customizations (of distinct keys) in one statement (``SaveStatement``), each with its own
+    /// expected revision, so that each comparison and its write are atomic across replicas: a revision is one past the
+    /// key's last (reset or removed ones count). The statement also sends the batch's ``ChangeNotice``s. Returns the
+    /// new revision of each save that was written; one whose expected revision did not hold is absent.
     static func save(
         _ batch: [SaveBatcher.Save], _ database: PostgresClient, origin: String, logger: Logger
     ) async throws -> [CustomizationKey: UInt64] {
-        var bindings = PostgresBindings()
-        bindings.append(batch.map(\.key.client))
-        bindings.append(batch.map(\.key.user))
-        bindings.append(batch.map(\.json))
-        // -1 stands for no expected revision (revisions start at 1; 0 is "none yet").
-        bindings.append(batch.map { $0.expectedRevision.map(Int64.init) ?? -1 })
-        bindings.append(origin)
-        let query = PostgresQuery(
-            unsafeSQL: """
-                WITH input AS (
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-                        AS i(client, user_id, value, expected)
-                ), matched AS (
-                    UPDATE tabconfig_customizations AS c SET revision = c.revision + 1, value = i.value::jsonb
-                    FROM input AS i
-                    WHERE i.expected > 0 AND c.client = i.client AND c.user_id = i.user_id AND c.revision = i.expected
-                        AND c.value IS NOT NULL
-                    RETURNING c.client, c.user_id, c.revision
-                ), unconditional AS (
-                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
-                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = -1 ORDER BY client, user_id
-                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
-                    RETURNING c.client, c.user_id, c.revision
-                ), created AS (
-                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
-                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = 0 ORDER BY client, user_id
-                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
-                    WHERE c.value IS NULL
-                    RETURNING c.client, c.user_id, c.revision
-                ), written AS (
-                    SELECT * FROM matched UNION ALL SELECT * FROM unconditional UNION ALL SELECT * FROM created
-                )
-                SELECT w.client, w.user_id, w.revision, pg_notify('\(ChangeNotice.channel)', (CASE
-                    WHEN octet_length(i.value) <= \(ChangeNotice.maximumInlineValue) THEN json_build_object(
-                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'j', i.value::json)
-                    ELSE json_build_object(
-                        'k', 'c', 'o', $5::text, 'c', w.client, 'u', w.user_id, 'r', w.revision, 'f', true)
-                    END)::text)
-                FROM written AS w JOIN input AS i ON i.client = w.client AND i.user_id = w.user_id
-                """, binds: bindings)
+        let statement = SaveStatement(batch: batch, origin: origin)
         // In a transaction of its own: a statement's rows arrive before its implicit commit (at the protocol's
         // Sync), which can still fail (PostgreSQL shutting down); the transaction returns once `COMMIT` succeeded.
         return try await database.transaction(logger: logger) { connection in
             var written: [CustomizationKey: UInt64] = [:]
-            for try await (client, user, revision, _) in try await connection.query(query, logger: logger).decode(
-                (String, String, Int64, String).self)
-            {
-                written[CustomizationKey(client: client, user: user)] = UInt64(revision)
+            for try await row in try await connection.execute(statement, logger: logger) {
+                written[CustomizationKey(client: row.client, user: row.user)] = UInt64(row.revision)
             }
             return written
         }
