@@ -36,6 +36,7 @@ enum DaemonCallbacks {
                     : Request(method: method.map(methodName) ?? "", path: RequestTarget.path(path)),
                 requestID: requestID)
             state.headAnswer = answer
+            if let answer { state.noteRoute(of: answer) }
             readOrigin(state, on: connection, context: context)
             if answer == nil, let length = framing.contentLength, context.exceedsLimit(contentLength: String(cString: length)) {
                 return reject(state, .payloadTooLarge(limit: context.maxBodySize), on: connection, conCls: conCls, context: context)

@@ -6,7 +6,8 @@ final class RequestIdentifier: Sendable {
     /// The header field a request id is read from and echoed in.
     static let headerName = "X-Request-Id"
 
-    private let prefix = String(UInt32.random(in: .min ... .max), radix: 16)
+    /// The process's random prefix and the dash, as bytes.
+    private let prefix = Array((String(UInt32.random(in: .min ... .max), radix: 16) + "-").utf8)
     private let sequence = Atomic<UInt64>(0)
 
     /// `clientValue` when it is well-formed (``isWellFormed(_:)``), else a new id.
@@ -15,8 +16,20 @@ final class RequestIdentifier: Sendable {
             return clientValue
         }
         let number = sequence.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + String(number, radix: 16)
+        // Written into the string's own storage: one allocation per request rather than one per part.
+        let digits = max(1, (UInt64.bitWidth - number.leadingZeroBitCount + 3) / 4)
+        return String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
+            _ = buffer.initialize(fromContentsOf: prefix)
+            var rest = number
+            for index in stride(from: prefix.count + digits - 1, through: prefix.count, by: -1) {
+                buffer[index] = Self.hexDigits[Int(rest & 0xF)]
+                rest >>= 4
+            }
+            return prefix.count + digits
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// 1 to 128 characters among letters, digits and `-._~:@+/=` (UUIDs, base64, trace ids): text that needs no
     /// escaping in a header, a log line or a URI reference.

@@ -38,6 +38,11 @@ final class RequestState {
         self.requestID = requestID
     }
 
+    /// Takes the route of a ``Router``'s head answer, so that ``route(_:)`` does not look it up again.
+    func noteRoute(of answer: Response) {
+        if let route = answer.route { routeLookup = .some(route) }
+    }
+
     /// The route pattern the responder names for the request, looked up once.
     func route(_ responder: any Responder) -> String? {
         if let routeLookup { return routeLookup }

@@ -22,6 +22,9 @@ public struct Response: Sendable {
     public internal(set) var deferred: DeferredResponse?
     /// The response built once that this one sends, else nil; changing the status, headers or body clears it.
     public internal(set) var prepared: PreparedResponse?
+    /// The pattern of the route a ``Router`` answered this from the request head with, so that the request's route
+    /// (for the log and metrics) needs no second lookup; nil otherwise.
+    internal(set) var route: String?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
@@ -31,5 +34,6 @@ public struct Response: Sendable {
         self.stream = nil
         self.deferred = nil
         self.prepared = nil
+        self.route = nil
     }
 }

@@ -74,7 +74,9 @@ public struct Router: Sendable {
             guard case .route(let route) = lookup(method: head.method, path: path), let answer = route.head else {
                 return nil
             }
-            return answer(head, Self.parameters(of: route.segments, in: path))
+            var response = answer(head, Self.parameters(of: route.segments, in: path))
+            response?.route = route.pattern
+            return response
         }
     }
 
