@@ -5,10 +5,8 @@ import Foundation
 struct ChangeNotice: Codable, Sendable, Equatable {
     /// The channel replicas listen on.
     static let channel = "tabconfig_changes"
-    /// The largest customization value sent inline; a larger one is read from its row (`NOTIFY` payloads stop short
-    /// of 8000 bytes).
-    static let maximumInlineValue = 7000
-    /// The largest customization value sent inline in a ``Kind/customizations`` notice. A notice holds the entries
+    /// The largest customization value sent inline in a ``Kind/customizations`` notice; a larger one is read from its
+    /// row (`NOTIFY` payloads stop short of 8000 bytes). A notice holds the entries
     /// that start within its first ``batchedBytes`` bytes, so it stays below 8000 bytes: 3,800 bytes of earlier
     /// entries, one entry of at most 3,500 bytes of value and 200 of user id and revision, 250 of kind, origin and
     /// client.
@@ -21,8 +19,8 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         case published = "v"
         /// A client was deleted: `client`, `version` (its last).
         case deleted = "d"
-        /// A customization was saved or reset: `client`, `user`, `revision`, `value` (absent when reset, or when
-        /// `fetch`: too large to send).
+        /// A customization was reset, or saved by a release before ``customizations``: `client`, `user`, `revision`,
+        /// `value` (absent when reset, or when `fetch`: too large to send).
         case customization = "c"
         /// A batch of tab-order saves of one client: `client`, `entries`.
         case customizations = "cs"
