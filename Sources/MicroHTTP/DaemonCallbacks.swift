@@ -302,8 +302,9 @@ enum DaemonCallbacks {
         return send(created, status: status, headers: headers, for: state, on: connection, context: context)
     }
 
-    /// Adds the header fields to `created`, then those the server adds to every response (the request id, the
-    /// cross-origin fields), queues it, and releases this reference to it.
+    /// Adds the header fields to `created` (the C strings made once when `state` sends a prepared response), then
+    /// those the server adds to every response (the request id, the cross-origin fields), queues it, and releases
+    /// this reference to it.
     private static func send(
         _ created: OpaquePointer,
         status: Int,
@@ -313,8 +314,18 @@ enum DaemonCallbacks {
         context: ServerContext
     ) -> MHD_Result {
         defer { MHD_destroy_response(created) }
-        for (name, value) in headers where !isManaged(name) {
-            add(name, value, to: created, context: context)
+        if let prepared = state.prepared {
+            for (name, value) in prepared.fields {
+                name.withUnsafeBufferPointer { name in
+                    value.withUnsafeBufferPointer { value in
+                        add(name.baseAddress!, value.baseAddress!, to: created, context: context)
+                    }
+                }
+            }
+        } else {
+            for (name, value) in headers where !isManaged(name) {
+                add(name, value, to: created, context: context)
+            }
         }
         add(RequestIdentifier.headerName, state.requestID, to: created, context: context)
         if context.crossOrigin.isEnabled {
@@ -328,9 +339,19 @@ enum DaemonCallbacks {
         return MHD_queue_response(connection, UInt32(status), created)
     }
 
+    /// Adds one field (passed as C strings explicitly: the implicit conversion of a short `String` allocates).
     private static func add(_ name: String, _ value: String, to response: OpaquePointer, context: ServerContext) {
+        name.withCString { name in
+            value.withCString { value in add(name, value, to: response, context: context) }
+        }
+    }
+
+    private static func add(
+        _ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>, to response: OpaquePointer, context: ServerContext
+    ) {
         if MHD_add_response_header(response, name, value) == .NO {
-            context.logger.debug("libmicrohttpd refused a response header", metadata: ["name": "\(name)"])
+            context.logger.debug(
+                "libmicrohttpd refused a response header", metadata: ["name": "\(String(cString: name))"])
         }
     }
 

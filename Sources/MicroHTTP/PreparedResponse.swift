@@ -16,6 +16,9 @@ public final class PreparedResponse: @unchecked Sendable {
     /// The body.
     public let body: Data
     private let storage: UnsafeMutableRawBufferPointer
+    /// The header fields libmicrohttpd is given, as C strings made once: without `Content-Length` and
+    /// `Transfer-Encoding`, which it writes itself.
+    let fields: [(name: ContiguousArray<CChar>, value: ContiguousArray<CChar>)]
 
     /// Builds the response once.
     public init(status: Int, headers: HTTPHeaders, body: Data) {
@@ -24,6 +27,8 @@ public final class PreparedResponse: @unchecked Sendable {
         self.body = body
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(body.count, 1), alignment: 1)
         body.copyBytes(to: storage)
+        fields = headers.filter { !DaemonCallbacks.isManaged($0.name) }
+            .map { ($0.name.utf8CString, $0.value.utf8CString) }
     }
 
     /// A libmicrohttpd response sending this body without copying it, without header fields; nil if libmicrohttpd

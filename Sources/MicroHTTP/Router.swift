@@ -102,21 +102,22 @@ public struct Router: Sendable {
     /// The route for the method and path (a HEAD takes the first GET route when no route is for HEAD itself), on
     /// the path's bytes: no segment array is built.
     private func lookup(method: String, path: UnsafeBufferPointer<UInt8>) -> Lookup {
-        var get: Route?
-        var first: Route?
-        for route in routes where Self.walk(route.segments, path) {
-            if route.method == method {
-                return .route(route)
+        // By index, so that only the route taken is copied (a copy retains each of its members).
+        var get: Int?
+        var first: Int?
+        for index in routes.indices where Self.walk(routes[index].segments, path) {
+            if routes[index].method == method {
+                return .route(routes[index])
             }
-            first = first ?? route
-            if get == nil, route.method == "GET" {
-                get = route
+            first = first ?? index
+            if get == nil, routes[index].method == "GET" {
+                get = index
             }
         }
         if method == "HEAD", let get {
-            return .route(get)
+            return .route(routes[get])
         }
-        return first.map { .otherMethods(first: $0) } ?? .none
+        return first.map { .otherMethods(first: routes[$0]) } ?? .none
     }
 
     /// Whether the pattern matches the path (a parameter matches any non-empty segment); `capture` gets each
