@@ -172,7 +172,7 @@ struct RecordJSONTests {
         #expect(fetch == ChangeNotice(kind: .customization, origin: "4C1B", client: "ios", user: "u1", revision: 8, fetch: true))
     }
 
-    @Test("a batch notice as SaveStatement writes it (string_agg of json_build_object entries) is read by the fast path")
+    @Test("a batch notice as tabconfig_save_batch writes it (json_build_object entries) is read by the fast path")
     func postgresBatchNotice() throws {
         let payload = """
             {"k":"cs","o":"4C1B","c":"ios","e":[{"u" : "u1", "r" : 7, "j" : {"order": ["home"], "hidden": []}},\

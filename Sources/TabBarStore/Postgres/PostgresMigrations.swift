@@ -8,7 +8,8 @@ enum PostgresMigrations {
     /// The key of the advisory lock held while migrating ("tabconfig" in ASCII, as a number).
     static let lockKey: Int64 = 0x7461_6263_6F6E_6669
 
-    /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log.
+    /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log;
+    /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``).
     static let all: [[String]] = [
         [
             """
@@ -57,6 +58,65 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX tabconfig_audit_client_sequence ON tabconfig_audit (client, sequence)",
             "CREATE INDEX tabconfig_audit_at ON tabconfig_audit (at)",
+        ],
+        [
+            // A batch of tab-order saves (of distinct keys) and their notices, committed inside the procedure: CALL
+            // returns its written rows only once the COMMIT is durable, in one round trip, where BEGIN, a statement
+            // and COMMIT take three. Each save's expected revision: -1 none, 0 no value yet, else the revision the
+            // row must hold. The notices are ChangeNotice's "cs" kind: entries of at most 3,500 bytes of value
+            // (ChangeNotice.maximumBatchedValue; larger ones are marked "f", fetch), a notice per client and per
+            // 3,800 bytes of entries (ChangeNotice.batchedBytes), on the channel tabconfig_changes.
+            """
+            CREATE PROCEDURE tabconfig_save_batch(
+                p_clients text[], p_users text[], p_values text[], p_expected bigint[], p_origin text,
+                OUT written_clients text[], OUT written_users text[], OUT written_revisions bigint[])
+            LANGUAGE plpgsql AS $procedure$
+            BEGIN
+                WITH input AS (
+                    SELECT * FROM unnest(p_clients, p_users, p_values, p_expected)
+                        AS i(client, user_id, value, expected)
+                ), matched AS (
+                    UPDATE tabconfig_customizations AS c SET revision = c.revision + 1, value = i.value::jsonb
+                    FROM input AS i
+                    WHERE i.expected > 0 AND c.client = i.client AND c.user_id = i.user_id
+                        AND c.revision = i.expected AND c.value IS NOT NULL
+                    RETURNING c.client, c.user_id, c.revision
+                ), unconditional AS (
+                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = -1 ORDER BY client, user_id
+                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
+                    RETURNING c.client, c.user_id, c.revision
+                ), created AS (
+                    INSERT INTO tabconfig_customizations AS c (client, user_id, revision, value)
+                    SELECT client, user_id, 1, value::jsonb FROM input WHERE expected = 0 ORDER BY client, user_id
+                    ON CONFLICT (client, user_id) DO UPDATE SET revision = c.revision + 1, value = EXCLUDED.value
+                    WHERE c.value IS NULL
+                    RETURNING c.client, c.user_id, c.revision
+                ), written AS (
+                    SELECT * FROM matched UNION ALL SELECT * FROM unconditional UNION ALL SELECT * FROM created
+                ), entries AS (
+                    SELECT w.client, w.user_id, w.revision, (CASE
+                        WHEN octet_length(i.value) <= 3500
+                        THEN json_build_object('u', w.user_id, 'r', w.revision, 'j', i.value::json)
+                        ELSE json_build_object('u', w.user_id, 'r', w.revision, 'f', true)
+                        END)::text AS entry
+                    FROM written AS w JOIN input AS i ON i.client = w.client AND i.user_id = w.user_id
+                ), parts AS (
+                    SELECT client, user_id, revision, entry, (sum(octet_length(entry) + 1) OVER (
+                        PARTITION BY client ORDER BY user_id) - octet_length(entry) - 1) / 3800 AS part
+                    FROM entries
+                ), sent AS MATERIALIZED (
+                    SELECT pg_notify('tabconfig_changes', '{"k":"cs","o":' || to_json(p_origin)::text
+                        || ',"c":' || to_json(client)::text || ',"e":[' || string_agg(entry, ',') || ']}')
+                    FROM parts GROUP BY client, part
+                )
+                SELECT array_agg(p.client), array_agg(p.user_id), array_agg(p.revision)
+                INTO written_clients, written_users, written_revisions
+                FROM parts AS p, (SELECT count(*) FROM sent) AS s;
+                COMMIT;
+            END
+            $procedure$
+            """,
         ],
     ]
 

@@ -212,18 +212,24 @@ extension PostgresStore {
 
     /// Saves a batch of customizations (of distinct keys) in one statement (``SaveStatement``), each with its own
     /// expected revision, so that each comparison and its write are atomic across replicas: a revision is one past the
-    /// key's last (reset or removed ones count). The statement also sends the batch's ``ChangeNotice``s. Returns the
-    /// new revision of each save that was written; one whose expected revision did not hold is absent.
+    /// key's last (reset or removed ones count). The statement also sends the batch's ``ChangeNotice``s, and commits:
+    /// it answers once the batch is durable. Returns the new revision of each save that was written; one whose
+    /// expected revision did not hold is absent.
     static func save(
         _ batch: [SaveBatcher.Save], _ database: PostgresClient, origin: String, logger: Logger
     ) async throws -> [CustomizationKey: UInt64] {
         let statement = SaveStatement(batch: batch, origin: origin)
-        // In a transaction of its own: a statement's rows arrive before its implicit commit (at the protocol's
-        // Sync), which can still fail (PostgreSQL shutting down); the transaction returns once `COMMIT` succeeded.
-        return try await database.transaction(logger: logger) { connection in
+        // Outside a transaction: the procedure commits inside, which PostgreSQL allows only at the top level.
+        return try await database.withWatchedConnection { connection in
             var written: [CustomizationKey: UInt64] = [:]
             for try await row in try await connection.execute(statement, logger: logger) {
-                written[CustomizationKey(client: row.client, user: row.user)] = UInt64(row.revision)
+                let clients = row.clients ?? [], users = row.users ?? [], revisions = row.revisions ?? []
+                guard clients.count == users.count, users.count == revisions.count else {
+                    throw StoreError.unavailable
+                }
+                for index in clients.indices {
+                    written[CustomizationKey(client: clients[index], user: users[index])] = UInt64(revisions[index])
+                }
             }
             return written
         }
