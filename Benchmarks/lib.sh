@@ -1,5 +1,5 @@
 # Shared by the benchmark scripts (sourced, not run): root/sudo, installs and builds, free ports, wrk latencies,
-# TARGET lines.
+# CPU time per request, TARGET lines.
 
 # as_root COMMAND…: runs it as root, through sudo when not root already.
 as_root() {
@@ -54,6 +54,44 @@ one_server_cleanup() {
   rm -rf "$work"
 }
 
+# cpu_ticks PID…: the CPU the processes have used, in clock ticks, as "USER SYSTEM": their threads' and that of
+# the children they have waited for (PostgreSQL's ended backends count in the postmaster's). A process gone is 0.
+cpu_ticks() {
+  local pid stat user=0 system=0
+  for pid in "$@"; do
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+    # The fields after the command name (which may hold spaces): utime, stime, cutime and cstime are the 12th to
+    # 15th of them (fields 14 to 17 of proc(5)).
+    read -r -a stat <<<"${stat##*) }"
+    user=$((user + stat[11] + stat[13]))
+    system=$((system + stat[12] + stat[14]))
+  done
+  echo "$user $system"
+}
+
+# process_tree PID: PID and every process below it.
+process_tree() {
+  local child
+  echo "$1"
+  for child in $(pgrep -P "$1" || true); do
+    process_tree "$child"
+  done
+}
+
+# cpu_per_request BEFORE AFTER REQUESTS: the microseconds of CPU per request between two cpu_ticks readings, as
+# "USER SYSTEM" with one decimal ("n/a n/a" without requests).
+cpu_per_request() {
+  awk -v before="$1" -v after="$2" -v n="$3" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+    split(before, b, " "); split(after, a, " ")
+    if (n > 0) printf "%.1f %.1f", (a[1] - b[1]) * 1e6 / hz / n, (a[2] - b[2]) * 1e6 / hz / n; else print "n/a n/a"
+  }'
+}
+
+# wrk_requests: the number of requests in wrk's output (on stdin).
+wrk_requests() {
+  sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' | head -n 1
+}
+
 # print_machine: one line with the core count, the CPU model and the load average.
 print_machine() {
   echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -98,10 +136,11 @@ target() {
   [ "$verdict" = PASS ] || failed=1
 }
 
-# pgbench_upsert NAME URL DIR: the PostgreSQL reference of the durable-write scenarios on the database at URL: its
-# table (Benchmarks/pgbench-schema.sql), then Benchmarks/pgbench-upsert.sql at $connections clients (pgbench -j 2,
-# prepared statements), a $warmup s warm-up and a $duration s run logging each transaction into DIR. Sets
-# rps/p50/p99[NAME] (declared by the caller) and the errors/NAME target; prints what it ran.
+# pgbench_upsert NAME URL DIR [POSTMASTER_PID]: the PostgreSQL reference of the durable-write scenarios on the
+# database at URL: its table (Benchmarks/pgbench-schema.sql), then Benchmarks/pgbench-upsert.sql at $connections
+# clients (pgbench -j 2, prepared statements), a $warmup s warm-up and a $duration s run logging each transaction
+# into DIR. Sets rps/p50/p99[NAME] (declared by the caller) and the errors/NAME target; prints what it ran. With the
+# cluster's postmaster, also prints the CPU per transaction of the measured run: PostgreSQL's and pgbench's.
 pgbench_upsert() {
   local name=$1 url=$2 dir=$3 output aborted
   local pgbin=/usr/lib/postgresql/15/bin
@@ -109,7 +148,19 @@ pgbench_upsert() {
   echo "postgresql: $("$pgbin/psql" "$url" -Atc "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit') || ', wal_sync_method=' || current_setting('wal_sync_method') || ', shared_buffers=' || current_setting('shared_buffers')")"
   local bench=("$pgbin/pgbench" -n -c "$connections" -j 2 -M prepared -f Benchmarks/pgbench-upsert.sql)
   "${bench[@]}" -T "$warmup" "$url" >/dev/null 2>&1
+  local database_before database_after client_before client_after
+  [ -n "${4:-}" ] && database_before=$(cpu_ticks $(process_tree "$4")) && client_before=$(cpu_ticks $$)
   output=$("${bench[@]}" -T "$duration" -l --log-prefix="$dir/txlog" "$url" 2>&1) || { printf '%s\n' "$output" >&2; failed=1; }
+  if [ -n "${4:-}" ]; then
+    client_after=$(cpu_ticks $$)
+    sleep 0.5 # pgbench's backends end and are waited for: their CPU then counts in the postmaster's
+    database_after=$(cpu_ticks $(process_tree "$4"))
+    local transactions
+    transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$output")
+    echo "$name: CPU per transaction (user + system microseconds): PostgreSQL" \
+      "$(cpu_per_request "$database_before" "$database_after" "$transactions" | tr ' ' '+'), pgbench" \
+      "$(cpu_per_request "$client_before" "$client_after" "$transactions" | tr ' ' '+')"
+  fi
   rps[$name]=$(awk -v t="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' <<<"$output")" \
     'BEGIN { printf "%.2f", t }')
   # Per-transaction log lines: client_id transaction_no latency_us script_no epoch_s epoch_us.

@@ -9,8 +9,9 @@
 # (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
 # number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
 # servers all start first and the rounds are interleaved (each round measures every server in turn, one at a time),
-# so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99 and
-# tabconfig ÷ reference, and lines
+# so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99, the
+# server's CPU per request of that run (user + system microseconds, from /proc: steadier than requests/s on a shared
+# machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for the ratio targets and for zero non-2xx responses and socket errors in every run. Exits 1 if any is FAIL.
 #
@@ -164,6 +165,9 @@ etag_of() {
   curl -sfI "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p'
 }
 
+# Each server's process (nginx's master, whose workers are its children), for its CPU per request.
+declare -A server_pid_of
+
 # tabconfig first: it answers the bodies every reference then serves.
 source scripts/server.sh
 mkdir -p "$work/tabconfig"
@@ -171,6 +175,7 @@ mkdir -p "$work/tabconfig"
 start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
   TABCONFIG_ACCESS_LOG=false
 server_pids+=("$server_pid")
+server_pid_of[tabconfig]=$server_pid
 base="http://127.0.0.1:$port"
 curl -sf -o "$www$default_path" "$base$default_path$query"
 prepare_user "$base"
@@ -202,17 +207,22 @@ echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rou
 echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads;" \
   "nginx: worker_processes $threads; Hummingbird: NIO_SINGLETON_GROUP_LOOP_COUNT=$threads"
 
-declare -A rps p50 p99 runs
+declare -A rps p50 p99 runs cpu
 
-# measure SCENARIO SERVER URL ROUND [WRK OPTION…]: one measured wrk run, its output kept for the summary.
+# measure SCENARIO SERVER URL ROUND [WRK OPTION…]: one measured wrk run, its output and the server's CPU per request
+# (a last line "CPU USER SYSTEM", microseconds) kept for the summary.
 measure() {
-  local scenario=$1 server=$2 url=$3 round=$4 output
+  local scenario=$1 server=$2 url=$3 round=$4 output before after processes
+  mapfile -t processes < <(process_tree "${server_pid_of[$server]}")
+  before=$(cpu_ticks "${processes[@]}")
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "${@:5}" "$url" 2>&1) || true
+  after=$(cpu_ticks "${processes[@]}")
   if ! grep -q '^Requests/sec:' <<<"$output"; then
     printf '%s\n' "$output" >&2
   fi
   grep -E 'Non-2xx|Socket errors' <<<"$output" | sed "s#^ *#$scenario $server: #" >&2 || true
-  printf '%s\n' "$output" >"$work/run.$scenario.$server.$round"
+  printf '%s\nCPU %s\n' "$output" "$(cpu_per_request "$before" "$after" "$(wrk_requests <<<"$output")")" \
+    >"$work/run.$scenario.$server.$round"
 }
 
 # summarize SCENARIO SERVER: records req/s, p50 and p99 of the run with the median req/s and every run's req/s,
@@ -229,6 +239,7 @@ summarize() {
   rps[$scenario/$server]=${median% *}
   p50[$scenario/$server]=$(wrk_percentile 50 <<<"$output")
   p99[$scenario/$server]=$(wrk_percentile 99 <<<"$output")
+  cpu[$scenario/$server]=$(sed -n 's/^CPU \([^ ]*\) \([^ ]*\)$/\1+\2/p' <<<"$output")
   runs[$scenario/$server]=$(printf '%s\n' "${all[@]}" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }')
   target "errors/$scenario/$server" "$errors_total" "==" 0
 }
@@ -268,6 +279,7 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   start_server "$BENCH_BASELINE_BINARY" "$work/baseline" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
     TABCONFIG_ACCESS_LOG=false ${BENCH_BASELINE_ENV:-}
   server_pids+=("$server_pid")
+  server_pid_of[baseline]=$server_pid
   bases[baseline]="http://127.0.0.1:$port"
   prepare_user "${bases[baseline]}"
   servers=(tabconfig baseline ceiling nginx hummingbird)
@@ -292,6 +304,7 @@ port=$(free_port)
   "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
   "$opener_path=$www$opener_path" >"$work/ceiling.log" 2>&1 &
 server_pids+=($!)
+server_pid_of[ceiling]=$!
 wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
 bases[ceiling]="http://127.0.0.1:$port"
 
@@ -302,6 +315,7 @@ sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" -e "s#@USER@#$user_line#g" -e "s#
   Benchmarks/nginx/nginx.conf.template >"$work/nginx.conf"
 "$nginx" -e "$work/error.log" -c "$work/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
 server_pids+=($!)
+server_pid_of[nginx]=$!
 wait_ready "http://127.0.0.1:$port$default_path" "$work/nginx.log" "$work/error.log"
 bases[nginx]="http://127.0.0.1:$port"
 
@@ -309,6 +323,7 @@ port=$(free_port)
 NIO_SINGLETON_GROUP_LOOP_COUNT=$threads "$hummingbird" "$port" "$default_path=$www$default_path" \
   "$user_path=$www$user_path" >"$work/hummingbird.log" 2>&1 &
 server_pids+=($!)
+server_pid_of[hummingbird]=$!
 wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
 bases[hummingbird]="http://127.0.0.1:$port"
 
@@ -384,7 +399,8 @@ ratio() {
 }
 
 echo
-printf '%-12s %-26s %12s %9s %9s %20s  %s\n' scenario server req/s p50-ms p99-ms "tabconfig ÷ server" "every run"
+printf '%-12s %-26s %12s %9s %9s %11s %20s  %s\n' scenario server req/s p50-ms p99-ms cpu-us/req "tabconfig ÷ server" \
+  "every run"
 declare -A label=(
   [tabconfig]="tabconfig"
   [baseline]="tabconfig baseline"
@@ -399,10 +415,12 @@ for scenario in get-default get-user revalidate-default revalidate-user context-
   for server in "${shown_servers[@]}"; do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
-    printf '%-12s %-26s %12s %9s %9s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
-      "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "$shown" "${runs[$scenario/$server]}"
+    printf '%-12s %-26s %12s %9s %9s %11s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
+      "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "${cpu[$scenario/$server]}" "$shown" \
+      "${runs[$scenario/$server]}"
   done
 done
+echo "cpu-us/req: the server's user + system CPU per request in the reported run, in microseconds (/proc)"
 echo
 for kind in default user; do
   awk -v a="${rps[revalidate-$kind/tabconfig]}" -v b="${rps[get-$kind/tabconfig]}" -v k="$kind" \

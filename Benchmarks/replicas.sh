@@ -66,14 +66,42 @@ print_machine
 echo "replicas: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
 echo "postgresql: $(psql -c "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit')")"
 
-declare -A rps p50 p99 runs
+declare -A rps p50 p99 runs cpu_total
+
+# cpu_groups: NAME=PID… words naming the processes whose CPU per request wrk_run prints (each PID with the processes
+# below it); wrk is always one of them (the children this shell waited for during the run). Empty: none printed.
+cpu_groups=()
+
+# cpu_readings: one cpu_ticks reading per group of cpu_groups, then this shell's ("USER SYSTEM" lines).
+cpu_readings() {
+  local group
+  for group in "${cpu_groups[@]}"; do
+    # shellcheck disable=SC2046 # the trees' pids are words.
+    cpu_ticks $(for pid in ${group#*=}; do process_tree "$pid"; done)
+  done
+  cpu_ticks $$
+}
 
 # wrk_run NAME URL [wrk arguments…]: a warm-up, then the measured run; records rps/p50/p99 and the error target.
 wrk_run() {
-  local name=$1 url=$2 output
+  local name=$1 url=$2 output before after
   shift 2
   wrk -t1 -c"$connections" -d"${warmup}s" "$@" "$url" >/dev/null 2>&1
+  mapfile -t before < <(cpu_readings)
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$@" "$url" 2>&1)
+  mapfile -t after < <(cpu_readings)
+  if [ ${#cpu_groups[@]} -gt 0 ]; then
+    local requests index line=() total
+    requests=$(wrk_requests <<<"$output")
+    for index in "${!cpu_groups[@]}"; do
+      line+=("${cpu_groups[$index]%%=*} $(cpu_per_request "${before[$index]}" "${after[$index]}" "$requests" | tr ' ' '+')")
+    done
+    line+=("wrk $(cpu_per_request "${before[-1]}" "${after[-1]}" "$requests" | tr ' ' '+')")
+    total=$(printf '%s\n' "${line[@]}" | awk '{ split($2, t, "+"); sum += t[1] + t[2] } END { printf "%.1f", sum }')
+    echo "$name: CPU per request (user + system microseconds): $(IFS=,; echo "${line[*]}" | sed 's/,/, /g');" \
+      "all $total"
+    cpu_total[$name]=$total
+  fi
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
   p50[$name]=$(wrk_percentile 50 <<<"$output")
   p99[$name]=$(wrk_percentile 99 <<<"$output")
@@ -99,7 +127,8 @@ serve() {
 echo
 echo "=== put-replicas: pgbench -n -c $connections -j 2 -M prepared -f Benchmarks/pgbench-upsert.sql, then" \
   "wrk -t1 -c$connections -s Benchmarks/put-tab-order.lua through haproxy to two replicas"
-pgbench_upsert pgbench "$(database pgbench)" "$work"
+postmaster=$(head -n 1 "$work/postgres/data/postmaster.pid")
+pgbench_upsert pgbench "$(database pgbench)" "$work" "$postmaster"
 
 store_url=$(database replicas)
 serve r1 TABCONFIG_STORE_URL="$store_url"
@@ -126,7 +155,9 @@ EOF
 "$haproxy" -db -f "$work/haproxy.cfg" >"$work/haproxy.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$front/readyz" && break; sleep 0.05; done
+cpu_groups=("replicas=${pids[0]} ${pids[1]}" "haproxy=${pids[2]}" "postgres=$postmaster")
 wrk_run put-replicas "http://127.0.0.1:$front" -s Benchmarks/put-tab-order.lua
+cpu_groups=()
 # The bodies the wrk script sends: user u<N> always gets number N % 4.
 expected_orders=(
   '["home","search","favorites","library","downloads","profile","settings"]'
@@ -250,6 +281,7 @@ echo "migrate: $migrate_count customizations in $first_seconds s, again in $seco
 echo
 echo "FIGURE put_replicas_rps ${rps[put-replicas]} requests/s"
 echo "FIGURE pgbench_upsert_tps ${rps[pgbench]} transactions/s"
+echo "FIGURE put_replicas_cpu_us ${cpu_total[put-replicas]:-0} us/save"
 echo "FIGURE get_user_pg_rps ${rps[pg-store]} requests/s"
 echo "FIGURE customization_bytes_pg $customization_bytes bytes"
 echo "FIGURE migrate_seconds $first_seconds s/$migrate_count customizations"
