@@ -82,9 +82,8 @@ final class ConnectionDeadlines: Sendable {
     }
 
     /// Notes that the request is over; the connection may now idle before its next request.
-    func requestFinished(context: UnsafeMutableRawPointer?) {
+    func requestFinished(context: UnsafeMutableRawPointer?, at now: ContinuousClock.Instant) {
         guard let context else { return }
-        let now = ContinuousClock.now
         Unmanaged<Entry>.fromOpaque(context).takeUnretainedValue().phase.withLock { $0 = .idle(since: now) }
     }
 

@@ -97,8 +97,9 @@ enum DaemonCallbacks {
             return
         }
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        let now = ContinuousClock.now
         if let connection {
-            context.deadlines.requestFinished(context: CMicroHTTPD_socket_context(connection))
+            context.deadlines.requestFinished(context: CMicroHTTPD_socket_context(connection), at: now)
         }
         guard let conCls, let existing = conCls.pointee else {
             return
@@ -118,7 +119,7 @@ enum DaemonCallbacks {
             state.bytesSent = feed.bytesRead
             state.streamConnection = nil
         }
-        let duration = ContinuousClock.now - state.started
+        let duration = now - state.started
         if let observer = context.requestObserver {
             observer.requestFinished(
                 FinishedRequest(

@@ -24,7 +24,7 @@ public struct Response: Sendable {
     public internal(set) var prepared: PreparedResponse?
     /// The pattern of the route a ``Router`` answered this from the request head with, so that the request's route
     /// (for the log and metrics) needs no second lookup; nil otherwise.
-    internal(set) var route: String?
+    var route: String?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {

@@ -30,6 +30,9 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// The indices of the routes by their number of segments, in the order added: a path is only walked against
+    /// the routes it could match.
+    private var bySegmentCount: [[Int]] = []
 
     /// Creates a router with no routes.
     public init() {}
@@ -45,6 +48,8 @@ public struct Router: Sendable {
             }
             return .literal(Array(part.utf8))
         }
+        while bySegmentCount.count <= segments.count { bySegmentCount.append([]) }
+        bySegmentCount[segments.count].append(routes.count)
         routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler, head: head))
     }
 
@@ -53,8 +58,8 @@ public struct Router: Sendable {
         var path = path
         return path.withUTF8 { path in
             switch lookup(method: method, path: path) {
-            case .route(let route):
-                return .found(route.handler, parameters: Self.parameters(of: route.segments, in: path))
+            case .route(let index):
+                return .found(routes[index].handler, parameters: Self.parameters(of: routes[index].segments, in: path))
             case .otherMethods:
                 var allowed = Set(routes.filter { Self.walk($0.segments, path) }.map(\.method))
                 if allowed.contains("GET") {
@@ -71,11 +76,12 @@ public struct Router: Sendable {
     /// matches), which leaves the request to ``match(method:path:)``.
     public func headAnswer(to head: RequestHead) -> Response? {
         head.withPath { path in
-            guard case .route(let route) = lookup(method: head.method, path: path), let answer = route.head else {
+            guard case .route(let index) = lookup(method: head.method, path: path), let answer = routes[index].head
+            else {
                 return nil
             }
-            var response = answer(head, Self.parameters(of: route.segments, in: path))
-            response?.route = route.pattern
+            var response = answer(head, Self.parameters(of: routes[index].segments, in: path))
+            response?.route = routes[index].pattern
             return response
         }
     }
@@ -86,28 +92,29 @@ public struct Router: Sendable {
         var path = path
         return path.withUTF8 { path in
             switch lookup(method: method, path: path) {
-            case .route(let route): route.pattern
-            case .otherMethods(let first): first.pattern
+            case .route(let index), .otherMethods(first: let index): routes[index].pattern
             case .none: nil
             }
         }
     }
 
+    /// A route found by ``lookup(method:path:)``, by its index in `routes`.
     private enum Lookup {
-        case route(Route)
-        case otherMethods(first: Route)
+        case route(Int)
+        case otherMethods(first: Int)
         case none
     }
 
     /// The route for the method and path (a HEAD takes the first GET route when no route is for HEAD itself), on
-    /// the path's bytes: no segment array is built.
+    /// the path's bytes: no segment array is built, and only routes with the path's number of segments are walked.
     private func lookup(method: String, path: UnsafeBufferPointer<UInt8>) -> Lookup {
-        // By index, so that only the route taken is copied (a copy retains each of its members).
+        let count = Self.segmentCount(path)
+        guard count < bySegmentCount.count else { return .none }
         var get: Int?
         var first: Int?
-        for index in routes.indices where Self.walk(routes[index].segments, path) {
+        for index in bySegmentCount[count] where Self.walk(routes[index].segments, path) {
             if routes[index].method == method {
-                return .route(routes[index])
+                return .route(index)
             }
             first = first ?? index
             if get == nil, routes[index].method == "GET" {
@@ -115,9 +122,18 @@ public struct Router: Sendable {
             }
         }
         if method == "HEAD", let get {
-            return .route(routes[get])
+            return .route(get)
         }
-        return first.map { .otherMethods(first: routes[$0]) } ?? .none
+        return first.map { .otherMethods(first: $0) } ?? .none
+    }
+
+    /// How many segments ``walk(_:_:capture:)`` splits the path into: one more than its slashes after the leading
+    /// one.
+    private static func segmentCount(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+        let slash = UInt8(ascii: "/")
+        var count = 1
+        for offset in path.indices.dropFirst() where path[offset] == slash { count += 1 }
+        return count
     }
 
     /// Whether the pattern matches the path (a parameter matches any non-empty segment); `capture` gets each

@@ -11,6 +11,14 @@ final class HTTPMetrics: RequestObserver {
         var method: String
         var route: String
         var status: Int
+
+        /// Hashes the lengths and the status only: the keys are few and their strings mostly share storage with the
+        /// route table's, so comparing them on a collision is cheaper than hashing every byte of each request's.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(route.utf8.count)
+            hasher.combine(method.utf8.count)
+        }
     }
 
     private struct Series: Sendable {
@@ -25,7 +33,13 @@ final class HTTPMetrics: RequestObserver {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
     ]
 
-    private static let knownMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH"]
+    /// The method's label: itself for the methods the service knows, else `other`.
+    private static func label(method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH": method
+        default: "other"
+        }
+    }
 
     private let registry: PrometheusCollectorRegistry
     private let series = Mutex<[Key: Series]>([:])
@@ -36,7 +50,7 @@ final class HTTPMetrics: RequestObserver {
 
     func requestFinished(_ request: FinishedRequest) {
         let key = Key(
-            method: Self.knownMethods.contains(request.method) ? request.method : "other",
+            method: Self.label(method: request.method),
             route: request.route ?? "unmatched", status: request.status ?? 0)
         let found = series.withLock { $0[key] } ?? makeSeries(key)
         found.requests.increment()
