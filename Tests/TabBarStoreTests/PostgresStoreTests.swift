@@ -217,6 +217,14 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("the save procedure of migration 3 holds the notice channel and limits ChangeNotice reads with")
+    func saveProcedureLiterals() throws {
+        let procedure = try #require(PostgresMigrations.all.count >= 3 ? PostgresMigrations.all[2].joined() : nil)
+        #expect(procedure.contains("pg_notify('\(ChangeNotice.channel)'"))
+        #expect(procedure.contains("octet_length(i.value) <= \(ChangeNotice.maximumBatchedValue)"))
+        #expect(procedure.contains("octet_length(entry) - 1) / \(ChangeNotice.batchedBytes) AS part"))
+    }
+
     @Test("URLs: the forms libpq takes, the password kept out of the description; others refused")
     func urls() throws {
         let url = try #require(PostgresStoreURL("postgresql://app:s%40cret@db.internal:6432/tabs?sslmode=require"))
