@@ -140,7 +140,8 @@ target() {
 # database at URL: its table (Benchmarks/pgbench-schema.sql), then Benchmarks/pgbench-upsert.sql at $connections
 # clients (pgbench -j 2, prepared statements), a $warmup s warm-up and a $duration s run logging each transaction
 # into DIR. Sets rps/p50/p99[NAME] (declared by the caller) and the errors/NAME target; prints what it ran. With the
-# cluster's postmaster, also prints the CPU per transaction of the measured run: PostgreSQL's and pgbench's.
+# cluster's postmaster, also prints the CPU per transaction of the measured run, PostgreSQL's and pgbench's, and
+# sets cpu_total[NAME] (declared by the caller) to their sum.
 pgbench_upsert() {
   local name=$1 url=$2 dir=$3 output aborted
   local pgbin=/usr/lib/postgresql/15/bin
@@ -157,9 +158,13 @@ pgbench_upsert() {
     database_after=$(cpu_ticks $(process_tree "$4"))
     local transactions
     transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$output")
-    echo "$name: CPU per transaction (user + system microseconds): PostgreSQL" \
-      "$(cpu_per_request "$database_before" "$database_after" "$transactions" | tr ' ' '+'), pgbench" \
-      "$(cpu_per_request "$client_before" "$client_after" "$transactions" | tr ' ' '+')"
+    local database_cpu client_cpu
+    database_cpu=$(cpu_per_request "$database_before" "$database_after" "$transactions")
+    client_cpu=$(cpu_per_request "$client_before" "$client_after" "$transactions")
+    echo "$name: CPU per transaction (user + system microseconds): PostgreSQL ${database_cpu/ /+}, pgbench" \
+      "${client_cpu/ /+}"
+    cpu_total[$name]=$(awk -v d="$database_cpu" -v c="$client_cpu" \
+      'BEGIN { split(d, x, " "); split(c, y, " "); printf "%.1f", x[1] + x[2] + y[1] + y[2] }')
   fi
   rps[$name]=$(awk -v t="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' <<<"$output")" \
     'BEGIN { printf "%.2f", t }')

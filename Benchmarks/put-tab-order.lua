@@ -7,8 +7,13 @@
 -- Counts every answer that is not 200 and prints the count and the first such answer in done(), next to wrk's own
 -- "Non-2xx or 3xx responses" line.
 --   wrk -t1 -c64 -d10s --latency -s Benchmarks/put-tab-order.lua http://127.0.0.1:PORT
+-- PUT_RESOURCE replaces the last segment `tab-order` and PUT_EXPECTED_STATUS the status counted as expected:
+-- Benchmarks/replicas.sh sends the same requests to a path no route takes (404) to measure what HTTP and the proxy
+-- cost before any handler runs.
 
 local users_per_thread = 100000
+local resource = os.getenv("PUT_RESOURCE") or "tab-order"
+local expected_status = tonumber(os.getenv("PUT_EXPECTED_STATUS") or "200")
 
 local bodies = {
   '{"order":["home","search","favorites","library","downloads","profile","settings"],"hidden":[]}',
@@ -28,7 +33,7 @@ end
 -- Thread state from here on.
 local first_user = 0
 local counter = 0
-non_200 = 0
+unexpected = 0
 first_failure = ""
 
 function init(args)
@@ -41,12 +46,12 @@ function request()
   local n = counter % users_per_thread
   counter = counter + 1
   local user = first_user + n
-  return wrk.format(nil, "/v1/clients/ios-phone/users/u" .. user .. "/tab-order", nil, bodies[user % #bodies + 1])
+  return wrk.format(nil, "/v1/clients/ios-phone/users/u" .. user .. "/" .. resource, nil, bodies[user % #bodies + 1])
 end
 
 function response(status, headers, body)
-  if status ~= 200 then
-    non_200 = non_200 + 1
+  if status ~= expected_status then
+    unexpected = unexpected + 1
     if first_failure == "" then
       first_failure = status .. " " .. (body or "")
     end
@@ -58,13 +63,13 @@ function done(summary, latency, requests)
   local total = 0
   local failure = ""
   for _, thread in ipairs(threads) do
-    total = total + thread:get("non_200")
+    total = total + thread:get("unexpected")
     if failure == "" then
       failure = thread:get("first_failure")
     end
   end
-  io.write(string.format("put-tab-order.lua: non-200 responses: %d\n", total))
+  io.write(string.format("put-tab-order.lua: responses other than %d: %d\n", expected_status, total))
   if failure ~= "" then
-    io.write(string.format("put-tab-order.lua: first non-200 response: %s\n", failure))
+    io.write(string.format("put-tab-order.lua: first response other than %d: %s\n", expected_status, failure))
   end
 end

@@ -5,6 +5,9 @@
 #                 release tabconfig replicas on one database, against pgbench's equivalent upsert
 #                 (Benchmarks/pgbench-upsert.sql) at 64 clients on the same cluster: what the service adds to the
 #                 database's own write.
+#   put-floor     the same requests through the same haproxy and replicas to a path no route takes (answered 404
+#                 once the body is read): what a PUT costs before any handler or the store runs. The script then
+#                 prints the CPU a save may take at 0.8 × pgbench beside what this floor and PostgreSQL already take.
 #   get-user-pg   GET of a user's tab bar at 64 connections from tabconfig on the PostgreSQL store (a warm cache:
 #                 served from memory) against tabconfig on the file store holding the same tab order; BENCH_ROUNDS
 #                 rounds alternating the two (default 3), the median run reported.
@@ -66,7 +69,7 @@ print_machine
 echo "replicas: data on $(df --output=source,fstype "$work" | tail -n 1 | tr -s ' ') ($work)"
 echo "postgresql: $(psql -c "select version() || '; fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit')")"
 
-declare -A rps p50 p99 runs cpu_total
+declare -A rps p50 p99 runs cpu_total cpu_part
 
 # cpu_groups: NAME=PID… words naming the processes whose CPU per request wrk_run prints (each PID with the processes
 # below it); wrk is always one of them (the children this shell waited for during the run). Empty: none printed.
@@ -83,6 +86,8 @@ cpu_readings() {
 }
 
 # wrk_run NAME URL [wrk arguments…]: a warm-up, then the measured run; records rps/p50/p99 and the error target.
+# With PUT_EXPECTED_STATUS set (put-tab-order.lua's answer that is no error), the errors are wrk's socket errors
+# and the script's count of other answers.
 wrk_run() {
   local name=$1 url=$2 output before after
   shift 2
@@ -101,6 +106,10 @@ wrk_run() {
     echo "$name: CPU per request (user + system microseconds): $(IFS=,; echo "${line[*]}" | sed 's/,/, /g');" \
       "all $total"
     cpu_total[$name]=$total
+    for index in "${!line[@]}"; do
+      read -r group total <<<"${line[$index]}"
+      cpu_part[$name/$group]=$(awk -v t="$total" 'BEGIN { split(t, p, "+"); printf "%.1f", p[1] + p[2] }')
+    done
   fi
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
   p50[$name]=$(wrk_percentile 50 <<<"$output")
@@ -110,7 +119,14 @@ wrk_run() {
     rps[$name]=0
   fi
   echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output")"
-  grep -E 'Non-2xx|Socket errors|first non-200' <<<"$output" >&2 || true
+  if [ -n "${PUT_EXPECTED_STATUS:-}" ]; then
+    local other
+    other=$(sed -n 's/^put-tab-order.lua: responses other than [0-9]*: \([0-9]*\)$/\1/p' <<<"$output")
+    grep -E 'Socket errors|first response other than' <<<"$output" >&2 || true
+    target "errors/$name" "$(( ${other:-1} + $(grep -v 'Non-2xx' <<<"$output" | wrk_errors) ))" "==" 0
+    return
+  fi
+  grep -E 'Non-2xx|Socket errors|first response other than' <<<"$output" >&2 || true
   target "errors/$name" "$(wrk_errors <<<"$output")" "==" 0
 }
 
@@ -157,6 +173,10 @@ pids+=($!)
 for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$front/readyz" && break; sleep 0.05; done
 cpu_groups=("replicas=${pids[0]} ${pids[1]}" "haproxy=${pids[2]}" "postgres=$postmaster")
 wrk_run put-replicas "http://127.0.0.1:$front" -s Benchmarks/put-tab-order.lua
+# put-floor: the same requests to a path no route takes, answered 404 after the body is read: what wrk, haproxy and
+# a replica spend on a PUT before any handler or the store runs.
+PUT_RESOURCE=no-such-resource PUT_EXPECTED_STATUS=404 \
+  wrk_run put-floor "http://127.0.0.1:$front" -s Benchmarks/put-tab-order.lua
 cpu_groups=()
 # The bodies the wrk script sends: user u<N> always gets number N % 4.
 expected_orders=(
@@ -278,10 +298,20 @@ printf '%-14s %-48s %12s %9s %9s %10s  %s\n' get-user-pg "tabconfig on the Postg
 printf '%-14s %-48s %12s %9s %9s %10s  %s\n' get-user-pg "tabconfig on the file store" \
   "${rps[file-store]}" "${p50[file-store]}" "${p99[file-store]}" - "${runs[file-store]}"
 echo "migrate: $migrate_count customizations in $first_seconds s, again in $second_seconds s"
+# Both write runs keep the two cores busy, so a ratio of 0.8 needs a save to cost at most pgbench's CPU per upsert
+# (its backends and its client) ÷ 0.8, all processes together.
+awk -v pgbench="${cpu_total[pgbench]:-0}" -v floor="${cpu_total[put-floor]:-0}" \
+  -v database="${cpu_part[put-replicas/postgres]:-0}" -v save="${cpu_total[put-replicas]:-0}" 'BEGIN {
+  budget = pgbench / 0.8
+  printf "put-replicas budget: at 0.8 x pgbench a save may cost %.1f us of CPU in all (pgbench: %.1f per upsert);", budget, pgbench
+  printf " a PUT answered 404 through haproxy (put-floor) costs %.1f and PostgreSQL takes %.1f of a save:", floor, database
+  printf " %.1f before the replica does anything for the save (a save costs %.1f)\n", floor + database, save
+}'
 echo
 echo "FIGURE put_replicas_rps ${rps[put-replicas]} requests/s"
 echo "FIGURE pgbench_upsert_tps ${rps[pgbench]} transactions/s"
 echo "FIGURE put_replicas_cpu_us ${cpu_total[put-replicas]:-0} us/save"
+echo "FIGURE put_floor_cpu_us ${cpu_total[put-floor]:-0} us/request"
 echo "FIGURE get_user_pg_rps ${rps[pg-store]} requests/s"
 echo "FIGURE customization_bytes_pg $customization_bytes bytes"
 echo "FIGURE migrate_seconds $first_seconds s/$migrate_count customizations"

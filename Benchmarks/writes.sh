@@ -78,14 +78,14 @@ measure_tabconfig() {
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
   p50[$name]=$(wrk_percentile 50 <<<"$output")
   p99[$name]=$(wrk_percentile 99 <<<"$output")
-  non200=$(sed -n 's/^put-tab-order.lua: non-200 responses: \([0-9]*\)$/\1/p' <<<"$output")
+  non200=$(sed -n 's/^put-tab-order.lua: responses other than 200: \([0-9]*\)$/\1/p' <<<"$output")
   if [ -z "${rps[$name]}" ] || [ -z "$non200" ]; then
     printf '%s\n' "$output" >&2
     rps[$name]=0
     non200=1
   fi
   echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output"), non-200 responses: $non200"
-  grep -E 'Non-2xx|Socket errors|first non-200' <<<"$output" >&2 || true
+  grep -E 'Non-2xx|Socket errors|first response other than' <<<"$output" >&2 || true
   target "errors/put/$name" "$(( non200 + $(wrk_errors <<<"$output") ))" "==" 0
 
   # u0 is not among the checked users: wrk calls request() once before the run to check the script.
