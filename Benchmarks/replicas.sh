@@ -106,9 +106,10 @@ wrk_run() {
     echo "$name: CPU per request (user + system microseconds): $(IFS=,; echo "${line[*]}" | sed 's/,/, /g');" \
       "all $total"
     cpu_total[$name]=$total
+    local group part
     for index in "${!line[@]}"; do
-      read -r group total <<<"${line[$index]}"
-      cpu_part[$name/$group]=$(awk -v t="$total" 'BEGIN { split(t, p, "+"); printf "%.1f", p[1] + p[2] }')
+      read -r group part <<<"${line[$index]}"
+      cpu_part[$name/$group]=$(awk -v t="$part" 'BEGIN { split(t, p, "+"); printf "%.1f", p[1] + p[2] }')
     done
   fi
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
