@@ -92,6 +92,12 @@ wrk_requests() {
   sed -n 's/^ *\([0-9][0-9]*\) requests in .*/\1/p' | head -n 1
 }
 
+# put_unexpected: the count of answers Benchmarks/put-tab-order.lua did not expect, from wrk's output (on stdin);
+# nothing when the script printed none.
+put_unexpected() {
+  sed -n 's/^put-tab-order.lua: responses other than [0-9]*: \([0-9]*\)$/\1/p'
+}
+
 # print_machine: one line with the core count, the CPU model and the load average.
 print_machine() {
   echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,8 +4,8 @@
 -- u<t*100000> .. u<t*100000+99999>, one user per request in turn, so the requests in flight (at most one per
 -- connection) never write the same user; each user always gets the same one of four valid bodies for the sample
 -- config (home is locked and stays first; settings and downloads are hideable), consecutive requests alternate them.
--- Counts every answer that is not 200 and prints the count and the first such answer in done(), next to wrk's own
--- "Non-2xx or 3xx responses" line.
+-- Counts every answer that is not 200 (or PUT_EXPECTED_STATUS, below) and prints the count and the first such answer
+-- in done(), next to wrk's own "Non-2xx or 3xx responses" line.
 --   wrk -t1 -c64 -d10s --latency -s Benchmarks/put-tab-order.lua http://127.0.0.1:PORT
 -- PUT_RESOURCE replaces the last segment `tab-order` and PUT_EXPECTED_STATUS the status counted as expected:
 -- Benchmarks/replicas.sh sends the same requests to a path no route takes (404) to measure what HTTP and the proxy

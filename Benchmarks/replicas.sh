@@ -96,21 +96,20 @@ wrk_run() {
   output=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$@" "$url" 2>&1)
   mapfile -t after < <(cpu_readings)
   if [ ${#cpu_groups[@]} -gt 0 ]; then
-    local requests index line=() total
+    local requests index line=() group part
     requests=$(wrk_requests <<<"$output")
     for index in "${!cpu_groups[@]}"; do
       line+=("${cpu_groups[$index]%%=*} $(cpu_per_request "${before[$index]}" "${after[$index]}" "$requests" | tr ' ' '+')")
     done
     line+=("wrk $(cpu_per_request "${before[-1]}" "${after[-1]}" "$requests" | tr ' ' '+')")
-    total=$(printf '%s\n' "${line[@]}" | awk '{ split($2, t, "+"); sum += t[1] + t[2] } END { printf "%.1f", sum }')
+    # Each group's user + system, then theirs all together as "all".
+    while read -r group part; do
+      cpu_part[$name/$group]=$part
+    done < <(printf '%s\n' "${line[@]}" |
+      awk '{ split($2, t, "+"); printf "%s %.1f\n", $1, t[1] + t[2]; sum += t[1] + t[2] } END { printf "all %.1f\n", sum }')
+    cpu_total[$name]=${cpu_part[$name/all]}
     echo "$name: CPU per request (user + system microseconds): $(IFS=,; echo "${line[*]}" | sed 's/,/, /g');" \
-      "all $total"
-    cpu_total[$name]=$total
-    local group part
-    for index in "${!line[@]}"; do
-      read -r group part <<<"${line[$index]}"
-      cpu_part[$name/$group]=$(awk -v t="$part" 'BEGIN { split(t, p, "+"); printf "%.1f", p[1] + p[2] }')
-    done
+      "all ${cpu_total[$name]}"
   fi
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
   p50[$name]=$(wrk_percentile 50 <<<"$output")
@@ -121,10 +120,10 @@ wrk_run() {
   fi
   echo "$name: $(sed -n 's/^ *\([0-9]* requests in [^,]*\),.*/\1/p' <<<"$output")"
   if [ -n "${PUT_EXPECTED_STATUS:-}" ]; then
-    local other
-    other=$(sed -n 's/^put-tab-order.lua: responses other than [0-9]*: \([0-9]*\)$/\1/p' <<<"$output")
+    local unexpected
+    unexpected=$(put_unexpected <<<"$output")
     grep -E 'Socket errors|first response other than' <<<"$output" >&2 || true
-    target "errors/$name" "$(( ${other:-1} + $(grep -v 'Non-2xx' <<<"$output" | wrk_errors) ))" "==" 0
+    target "errors/$name" "$(( ${unexpected:-1} + $(grep -v 'Non-2xx' <<<"$output" | wrk_errors) ))" "==" 0
     return
   fi
   grep -E 'Non-2xx|Socket errors|first response other than' <<<"$output" >&2 || true

@@ -78,7 +78,7 @@ measure_tabconfig() {
   rps[$name]=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$output")
   p50[$name]=$(wrk_percentile 50 <<<"$output")
   p99[$name]=$(wrk_percentile 99 <<<"$output")
-  non200=$(sed -n 's/^put-tab-order.lua: responses other than 200: \([0-9]*\)$/\1/p' <<<"$output")
+  non200=$(put_unexpected <<<"$output")
   if [ -z "${rps[$name]}" ] || [ -z "$non200" ]; then
     printf '%s\n' "$output" >&2
     rps[$name]=0
