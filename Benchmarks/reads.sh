@@ -4,9 +4,11 @@
 # revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and
 # context-user: Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context
 # exercises; tabconfig and the ceiling only), and a user's tab bar with five tabs the user opened (scenario
-# user-5-open, tabconfig and the ceiling only), against references serving the same bytes at the same paths: a minimal libmicrohttpd
-# C program (Benchmarks/ceiling/, the ceiling of this stack), nginx serving them as static files
-# (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same
+# user-5-open, tabconfig, the ceiling and the floor only), against references serving the same bytes at the same
+# paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP
+# layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any
+# handler on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2
+# app (Benchmarks/hummingbird-reference/). Every server gets the same
 # number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
 # servers all start first and the rounds are interleaved (each round measures every server in turn, one at a time),
 # so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99, the
@@ -72,6 +74,9 @@ echo "reads: swift build -c release --package-path Benchmarks/hummingbird-refere
 build swift build -c release --package-path Benchmarks/hummingbird-reference --product HummingbirdReference
 hummingbird="$(swift build -c release --package-path Benchmarks/hummingbird-reference --show-bin-path)"
 hummingbird+=/HummingbirdReference
+echo "reads: swift build -c release --package-path Benchmarks/http-floor (MicroHTTP on its own)"
+build swift build -c release --package-path Benchmarks/http-floor --product HTTPFloor
+http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
 
 # The ceiling polls like the service: mode and turbo flag read from its sources unless overridden.
 daemon_source=Sources/MicroHTTP/Daemon.swift
@@ -158,6 +163,12 @@ publish_targeted() {
     "$1/v1/clients/bench-targeted/config")
   [ "$status" = 201 ] || [ "$status" = 200 ] ||
     { echo "reads: PUT config answered $status: $(cat "$work/publish.json")" >&2; exit 1; }
+}
+
+# fields_of URL FILE: writes to FILE the header fields a GET of URL answers that the floor sends as they are
+# (Content-Type, Cache-Control, ETag, Vary; libmicrohttpd and MicroHTTP add Date, Content-Length, X-Request-Id).
+fields_of() {
+  curl -sf -D - -o /dev/null "$1" | tr -d '\r' | grep -iE '^(content-type|cache-control|etag|vary):' >"$2"
 }
 
 # etag_of URL: the ETag a GET of URL answers.
@@ -270,7 +281,7 @@ verify_context() {
 }
 
 declare -A bases=([tabconfig]="$base")
-servers=(tabconfig ceiling nginx hummingbird)
+servers=(tabconfig ceiling floor nginx hummingbird)
 services=(tabconfig)
 
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
@@ -282,7 +293,7 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   server_pid_of[baseline]=$server_pid
   bases[baseline]="http://127.0.0.1:$port"
   prepare_user "${bases[baseline]}"
-  servers=(tabconfig baseline ceiling nginx hummingbird)
+  servers=(tabconfig baseline ceiling floor nginx hummingbird)
   services=(tabconfig baseline)
 fi
 
@@ -308,6 +319,22 @@ server_pid_of[ceiling]=$!
 wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
 bases[ceiling]="http://127.0.0.1:$port"
 
+# The floor answers every path with tabconfig's bytes and header fields.
+floor_routes=()
+for path in "$default_path" "$user_path" "$context_default_path" "$context_user_path" "$opener_path"; do
+  case $path in
+    "$context_default_path" | "$context_user_path") fields_of "$base$path$context_query" "$www$path.fields" ;;
+    *) fields_of "$base$path$query" "$www$path.fields" ;;
+  esac
+  floor_routes+=("$path=$www$path,$www$path.fields")
+done
+port=$(free_port)
+"$http_floor" "$port" "$threads" "${floor_routes[@]}" >"$work/floor.log" 2>&1 &
+server_pids+=($!)
+server_pid_of[floor]=$!
+wait_ready "http://127.0.0.1:$port$default_path" "$work/floor.log"
+bases[floor]="http://127.0.0.1:$port"
+
 port=$(free_port)
 user_line=
 [ "$(id -u)" -eq 0 ] && user_line='user root;'
@@ -327,23 +354,24 @@ server_pid_of[hummingbird]=$!
 wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
 bases[hummingbird]="http://127.0.0.1:$port"
 
-# The references serve plain application/json; a baseline tabconfig answers as tabconfig does.
+# The references serve plain application/json; a baseline tabconfig and the floor answer as tabconfig does.
 tabconfig_type=$(curl -sf -o /dev/null -w '%{content_type}' "$base$default_path$query")
 for server in "${servers[@]}"; do
   case $server in
     tabconfig) ;;
-    baseline) verify "$server" "${bases[$server]}" "$tabconfig_type" ;;
+    baseline | floor) verify "$server" "${bases[$server]}" "$tabconfig_type" ;;
     *) verify "$server" "${bases[$server]}" application/json ;;
   esac
 done
 verify_context ceiling "${bases[ceiling]}" || exit 1
-context_servers=(tabconfig ceiling)
+verify_context floor "${bases[floor]}" || exit 1
+context_servers=(tabconfig ceiling floor)
 # A baseline takes part in the targeting and open-tab scenarios when it answers them with the same bytes (a build
 # from before targeting or open tabs does not).
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   if (publish_targeted "${bases[baseline]}" && prepare_user "${bases[baseline]}" bench-targeted &&
     prepare_opener "${bases[baseline]}") >/dev/null 2>&1 && verify_context baseline "${bases[baseline]}"; then
-    context_servers=(tabconfig baseline ceiling)
+    context_servers=(tabconfig baseline ceiling floor)
     echo "baseline: the targeting and open-tab bodies byte-identical to tabconfig's"
   else
     echo "baseline: left out of the targeting and open-tab scenarios (it cannot answer them as tabconfig does)"
@@ -405,6 +433,7 @@ declare -A label=(
   [tabconfig]="tabconfig"
   [baseline]="tabconfig baseline"
   [ceiling]="C libmicrohttpd (ceiling)"
+  [floor]="MicroHTTP only (floor)"
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
@@ -428,6 +457,15 @@ for kind in default user; do
 done
 awk -v a="${rps[user-5-open/tabconfig]}" -v b="${rps[get-user/tabconfig]}" \
   'BEGIN { printf "tabconfig user-5-open ÷ get-user (five open tabs over none, requests/s): %.2f\n", a / b }'
+# The floor against the ceiling: the most a handler on MicroHTTP could reach of each ratio target (one whose target
+# is above it cannot pass without making MicroHTTP itself cheaper).
+for scenario in get-default get-user context-default context-user user-5-open; do
+  awk -v s="$scenario" -v a="${rps[$scenario/floor]}" -v b="${rps[$scenario/ceiling]}" \
+    -v ca="${cpu[$scenario/floor]}" -v cb="${cpu[$scenario/ceiling]}" -v ct="${cpu[$scenario/tabconfig]}" \
+    'BEGIN { split(ca, f, "+"); split(cb, c, "+"); split(ct, t, "+")
+      printf "%s: floor ÷ ceiling %.2f; CPU per request over the ceiling: MicroHTTP %.1f us, tabconfig %.1f us\n",
+        s, a / b, f[1] + f[2] - c[1] - c[2], t[1] + t[2] - c[1] - c[2] }'
+done
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   echo "baseline: $BENCH_BASELINE_BINARY (the tabconfig ÷ server column of its rows is tabconfig ÷ baseline)"
 fi
