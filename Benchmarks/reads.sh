@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # Read scenarios of the benchmark suite: GET of the default tab bar and GET of a user's tab bar (merged per request)
 # from a release tabconfig, and their revalidation (If-None-Match → 304, scenarios revalidate-default and
-# revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and
-# context-user: Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context
-# exercises; tabconfig and the ceiling only), and a user's tab bar with five tabs the user opened (scenario
-# user-5-open, tabconfig, the ceiling and the floor only), against references serving the same bytes at the same
-# paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP
-# layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any
-# handler on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2
-# app (Benchmarks/hummingbird-reference/). Every server gets the same
-# number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the
-# servers all start first and the rounds are interleaved (each round measures every server in turn, one at a time),
-# so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99, the
+# revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and context-user:
+# Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context exercises; tabconfig, the
+# ceiling and the floor only), and a user's tab bar with five tabs the user opened (scenario user-5-open, tabconfig, the
+# ceiling and the floor only), against references serving the same bytes at the same paths: a minimal libmicrohttpd C
+# program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP layer answering with prepared responses
+# and nothing on top (Benchmarks/http-floor/, the floor: the most any handler on MicroHTTP can reach), nginx serving
+# them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every
+# server gets the same number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk
+# command; the servers all start first and the rounds are interleaved (each round measures every server in turn, one at
+# a time), so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99, the
 # server's CPU per request of that run (user + system microseconds, from /proc: steadier than requests/s on a shared
 # machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
@@ -22,7 +21,7 @@
 # Environment: TABCONFIG_BINARY (a release tabconfig; built into .build-bench/ when unset), BENCH_DURATION
 # (seconds per measured run, default 10), BENCH_ROUNDS (measured runs per server and scenario, default 5; the
 # median one is reported), BENCH_SERVER_THREADS (every server's worker threads: tabconfig's TABCONFIG_THREADS, the
-# ceiling's pool, nginx's worker_processes, Hummingbird's event loops; default nproc - 1, at least 1),
+# ceiling's and the floor's pools, nginx's worker_processes, Hummingbird's event loops; default nproc - 1, at least 1),
 # BENCH_MHD_MODE (poll|epoll|select|per-connection) and BENCH_MHD_TURBO=1 to run the ceiling otherwise than the
 # service (by default it uses the mode and MHD_USE_TURBO read from the service's sources), BENCH_BASELINE_BINARY (a
 # release tabconfig of another commit, measured in every round beside the others as "baseline": a before/after
