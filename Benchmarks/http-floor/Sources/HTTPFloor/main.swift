@@ -17,11 +17,16 @@ struct FloorResponder: Responder {
     let answers: [(path: [UInt8], response: Response)]
 
     func headAnswer(to head: RequestHead) -> Response? {
-        head.withPath { path in answers.first { $0.path.elementsEqual(path) }?.response } ?? Self.notFound
+        head.withPath(answer)
     }
 
     func respond(to request: consuming Request) -> Response {
-        answers.first { $0.path.elementsEqual(request.path.utf8) }?.response ?? Self.notFound
+        answer(request.path.utf8)
+    }
+
+    /// The prepared answer of `path`, else 404.
+    private func answer(_ path: some Sequence<UInt8>) -> Response {
+        answers.first { $0.path.elementsEqual(path) }?.response ?? Self.notFound
     }
 
     private static let notFound = Response(status: 404)
