@@ -76,11 +76,20 @@ final class Daemon {
     }
 
     /// Stops accepting new connections; connections already open are still served.
+    ///
+    /// libmicrohttpd hands the listening socket back; it is shut down at once, so that a new connection is refused
+    /// (and one the kernel had queued but libmicrohttpd not yet accepted is reset) instead of waiting unanswered in
+    /// the backlog until the daemon stops. It is closed only in ``stop()``: a polling thread may not yet have
+    /// noticed the quiesce, and shutting down keeps the descriptor's number from being reused under it (an
+    /// `accept` on it fails with `EINVAL`).
     func quiesce() {
         guard let handle, quiescedSocket < 0 else {
             return
         }
         quiescedSocket = MHD_quiesce_daemon(handle)
+        if quiescedSocket >= 0 {
+            _ = CMicroHTTPD_shutdown_socket(quiescedSocket)
+        }
     }
 
     /// Stops the daemon at once, closing every connection. Idempotent.
