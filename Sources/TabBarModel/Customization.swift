@@ -14,6 +14,11 @@ public struct Customization: Codable, Sendable, Hashable {
         self.dynamicTabs = dynamicTabs
     }
 
+    /// Whether it holds no order, no hidden tab and no open tab: what a reset leaves, merged as the default order.
+    public var isEmpty: Bool {
+        order.isEmpty && hidden.isEmpty && dynamicTabs.isEmpty
+    }
+
     private enum CodingKeys: String, CodingKey {
         case order, hidden, dynamicTabs
     }

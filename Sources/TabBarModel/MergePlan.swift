@@ -139,7 +139,8 @@ public struct MergePlan: Sendable {
 }
 
 extension MergePlan {
-    /// The top-level tabs in display order for `saved` (default order for `nil`, `.none` and `.undecodable`), as
+    /// The top-level tabs in display order for `saved` (default order for `nil`, `.none`, `.undecodable` and a
+    /// saved customization that holds nothing, as a reset leaves it: each reported as source "default"), as
     /// positions in the plan including the user's open tabs (``including(_:)``, returned as `plan`),
     /// and the summary `resolve` reports for it: the merge alone, nothing localized. Open tabs whose template is gone
     /// are reported as dropped, after the saved ids that are.
@@ -152,6 +153,8 @@ extension MergePlan {
         case .some(.none):
             return (Array(0..<count), CustomizationSummary(source: "default", revision: 0), self)
         case .some(.undecodable(let revision)):
+            return (Array(0..<count), CustomizationSummary(source: "default", revision: revision), self)
+        case .some(.saved(let customization, let revision)) where customization.isEmpty:
             return (Array(0..<count), CustomizationSummary(source: "default", revision: revision), self)
         case .some(.saved(let customization, let revision)):
             let plan = including(customization.dynamicTabs)

@@ -2,7 +2,7 @@ extension TabBarConfig {
     /// The tab bar an app receives (docs/ARCHITECTURE.md, "Resolving a tab bar"): the layout of the targeting
     /// `outcome`, localized for `locale`, placement computed. `saved == nil` gives the default tab bar (no
     /// `customization` in the result); otherwise the user variant, merged when `.saved` (source "user") and in
-    /// default order for `.none` / `.undecodable` (source "default").
+    /// default order for `.none`, `.undecodable` and an empty saved customization (source "default").
     public func resolve(
         client: String, version: Int, locale: String, saved: SavedCustomization?,
         outcome: TargetingOutcome = .everything

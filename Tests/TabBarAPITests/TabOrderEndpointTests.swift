@@ -34,6 +34,33 @@ struct TabOrderEndpointTests {
         }
     }
 
+    @Test(
+        "after a reset the user's tab bar reads as never saved, on configs with and without templates",
+        arguments: [true, false])
+    func resetReadsAsNeverSaved(templates: Bool) throws {
+        try TestApp.with { app in
+            if !templates {
+                try app.publish("ios-phone", Fixtures.designExample)
+            }
+            let envelope = try #require(
+                try app.request("GET", "/v1/clients/ios-phone/config", headers: TestApp.admin).json() as? [String: Any])
+            let config = try #require(envelope["config"] as? [String: Any])
+            #expect(((config["tabTemplates"] as? [Any]) ?? []).isEmpty == !templates)
+            let untouched = try app.userTabs("ios-phone", "dave")
+            #expect(try app.saveOrder("ios-phone", "carol", order: ["settings", "profile"]).status == 200)
+            #expect(try app.request("DELETE", "/v1/clients/ios-phone/users/carol/tab-order").status == 204)
+            let reset = try app.userTabs("ios-phone", "carol")
+            #expect(reset.tabs.map(\.id) == untouched.tabs.map(\.id))
+            #expect(reset.customization?.source == "default")
+            #expect(reset.customization?.added == [])
+            #expect(reset.customization?.hidden == [])
+            #expect(reset.customization?.dropped == [])
+            let revision = try #require(try app.request(
+                "GET", "/v1/clients/ios-phone/users/carol/tab-order").json() as? [String: Any])["revision"] as? Int
+            #expect(reset.customization?.revision == UInt64(revision ?? -1))
+        }
+    }
+
     @Test("duplicates and hiding a non-hideable tab are 422 with pointers")
     func invalidOrders() throws {
         try TestApp.with { app in

@@ -20,7 +20,8 @@ extension TabBar {
     /// result always has a ``customization``, `user`'s: this one's revision (0 for a bar without one), the hidden
     /// tabs above, as ``Customization/added`` the visible tabs `state.order` does not list (tabs the user opened
     /// excepted, as the service reports them), and nothing dropped or replaced, as the service answers after a save
-    /// of `state`.
+    /// of `state`. A `state` that names no tab of this bar, on a bar with no open tab, leaves the service nothing to
+    /// keep (a reset is one): the service reports it as `default`, nothing added, and so does the result.
     ///
     /// The service places pinned tabs by the config's default order, which a user's tab bar does not give. So the
     /// result is the service's answer exactly when this bar is in the default order (a user who never saved), or when
@@ -62,6 +63,12 @@ extension TabBar {
         summary.added = visible.filter { rank[$0.id] == nil && $0.dynamic == nil }.map(\.id)
         summary.dropped = []
         summary.replaced = [:]
+        let known = Set(tabs.map(\.id)).union(customization?.hidden ?? [])
+        if !(state.order + state.hidden).contains(where: known.contains), !tabs.contains(where: { $0.dynamic != nil }) {
+            // Nothing the service keeps (a reset, or only ids it ignores): it reports the default order, nothing added.
+            summary.source = .default
+            summary.added = []
+        }
         result.customization = summary
         return result
     }
