@@ -109,6 +109,11 @@ final class CustomizationLog: @unchecked Sendable {  // Safe: every var is guard
         }
     }
 
+    /// Whether any client was ever deleted (durably).
+    var hasDeletedClients: Bool {
+        condition.withLock { !table.deletedClientVersions.isEmpty }
+    }
+
     /// The newest version number the client had when it was last deleted (durably), or nil.
     func lastDeletedVersion(client: String) -> Int? {
         condition.withLock { table.deletedClientVersions[client] }

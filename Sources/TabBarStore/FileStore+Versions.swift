@@ -38,40 +38,66 @@ extension FileStore {
         guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
         guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
         return try configWrites.withLock { _ in
-            if log.unavailableReason != nil { throw StoreError.unavailable }
-            let (previous, highest) = catalog.withLock {
-                ($0.clients[client]?.live, $0.highestNumber(client: client) ?? 0)
-            }
-            if let expectedVersion, expectedVersion != previous?.version ?? 0 { throw StoreError.revisionMismatch }
-            let number = max(highest, log.lastDeletedVersion(client: client) ?? 0) + 1
-            let version = ConfigVersion(
-                client: client, version: number, publishedAt: VersionFile.storedDate(Date()), note: note,
-                rollbackOf: rollbackOf, document: document
-            )
-            let data = try VersionFile.encode(version)
-            guard (try? VersionFile.decode(data, client: client))?.document == document else {
-                throw StoreError.invalidDocument
-            }
-            let entry = record.map {
-                AuditEntry(
-                    $0, sequence: audit.nextSequence, time: version.publishedAt, client: client, version: number,
-                    previous: previous, rollbackOf: rollbackOf, note: note)
-            }
-            let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
-            try audited(entry) {
-                do {
-                    try io.makeDirectory(clientDirectory)
-                    try io.makeDirectory((clientDirectory as NSString).appendingPathComponent("versions"))
-                    try io.writeAtomically(versionPath(client: client, number: number), data: data)
-                } catch {
-                    log.fail("publishing version \(number) of \(client) failed: \(error)")
-                    throw StoreError.unavailable
-                }
-                catalog.withLock { $0.add(version) }
-            }
-            pruneVersions(client: client)
-            return version
+            try publishHoldingWrites(
+                client: client, document: document, note: note, rollbackOf: rollbackOf,
+                expectedVersion: expectedVersion, audit: record)
         }
+    }
+
+    public func seed(client: String, document: Data, note: String?, audit record: AuditRecord?) throws -> ConfigVersion? {
+        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
+        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
+        return try configWrites.withLock { _ in
+            guard hasNeverHeldAClient else { return nil }
+            return try publishHoldingWrites(
+                client: client, document: document, note: note, rollbackOf: nil, expectedVersion: 0, audit: record)
+        }
+    }
+
+    /// No client has a version or a version moved aside, none was deleted, and the audit log is empty.
+    private var hasNeverHeldAClient: Bool {
+        catalog.withLock { $0.clients.isEmpty && !$0.hasSetAsideNumbers } && !log.hasDeletedClients
+            && audit.nextSequence == 1
+    }
+
+    /// `publish`'s work, with `configWrites` held by the caller.
+    private func publishHoldingWrites(
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?,
+        audit record: AuditRecord?
+    ) throws -> ConfigVersion {
+        if log.unavailableReason != nil { throw StoreError.unavailable }
+        let (previous, highest) = catalog.withLock {
+            ($0.clients[client]?.live, $0.highestNumber(client: client) ?? 0)
+        }
+        if let expectedVersion, expectedVersion != previous?.version ?? 0 { throw StoreError.revisionMismatch }
+        let number = max(highest, log.lastDeletedVersion(client: client) ?? 0) + 1
+        let version = ConfigVersion(
+            client: client, version: number, publishedAt: VersionFile.storedDate(Date()), note: note,
+            rollbackOf: rollbackOf, document: document
+        )
+        let data = try VersionFile.encode(version)
+        guard (try? VersionFile.decode(data, client: client))?.document == document else {
+            throw StoreError.invalidDocument
+        }
+        let entry = record.map {
+            AuditEntry(
+                $0, sequence: audit.nextSequence, time: version.publishedAt, client: client, version: number,
+                previous: previous, rollbackOf: rollbackOf, note: note)
+        }
+        let clientDirectory = (clientsDirectory as NSString).appendingPathComponent(client)
+        try audited(entry) {
+            do {
+                try io.makeDirectory(clientDirectory)
+                try io.makeDirectory((clientDirectory as NSString).appendingPathComponent("versions"))
+                try io.writeAtomically(versionPath(client: client, number: number), data: data)
+            } catch {
+                log.fail("publishing version \(number) of \(client) failed: \(error)")
+                throw StoreError.unavailable
+            }
+            catalog.withLock { $0.add(version) }
+        }
+        pruneVersions(client: client)
+        return version
     }
 
     public func deleteClient(_ client: String, audit record: AuditRecord?) throws -> Bool {

@@ -32,6 +32,12 @@ public protocol TabBarStore: AnyObject, Sendable {
     func publish(
         client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?, audit: AuditRecord?
     ) throws -> ConfigVersion
+    /// Publishes `document` as `client`'s first version if the store has never held a client: no client has or had
+    /// a version (a deleted client counts) and the audit log is empty. The check and the publish are one step
+    /// against every other writer, in this process and in others sharing the store, so of processes seeding
+    /// together exactly one writes, and none writes after a publish. Returns nil, having written nothing, when the
+    /// store is not empty; otherwise as `publish` with no expected version, `audit` included.
+    func seed(client: String, document: Data, note: String?, audit: AuditRecord?) throws -> ConfigVersion?
     /// Deletes every version of the client and every customization of that client. Numbering is not reset: a later
     /// publish continues after the client's last version number and each user's revisions continue after their last
     /// revision. Returns false if the client did not exist. Durable before returning.

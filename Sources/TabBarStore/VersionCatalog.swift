@@ -32,6 +32,11 @@ struct VersionCatalog: Sendable {
         return max(live ?? 0, setAside ?? 0)
     }
 
+    /// Whether a damaged version file of any client was moved aside.
+    var hasSetAsideNumbers: Bool {
+        !setAsideNumbers.isEmpty
+    }
+
     /// Records that a damaged version file of the client with this number was moved aside.
     mutating func setAside(client: String, number: Int) {
         setAsideNumbers[client] = max(setAsideNumbers[client] ?? 0, number)

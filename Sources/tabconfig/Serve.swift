@@ -56,7 +56,7 @@ struct Serve: ParsableCommand {
     var countryHeader: String?
     @Flag(name: .customLong("allow-anonymous-users"), help: "Serve user endpoints without authentication on a non-loopback address (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
     var allowAnonymousUsers = false
-    @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config on an empty data directory (TABCONFIG_SEED_SAMPLE=false).")
+    @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config into a store that never held a client (TABCONFIG_SEED_SAMPLE=false).")
     var noSample = false
     @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request (TABCONFIG_ACCESS_LOG=false).")
     var noAccessLog = false

@@ -43,7 +43,7 @@ struct ServedInstantTests {
     func wholeSeconds() throws {
         try TestApp.with { app in
             let served = try Self.servedInstants(app)
-            #expect(served.count == 11, "4 envelopes, 3 versions, 1 client, 2 audit entries, explain")
+            #expect(served.count == 12, "4 envelopes, 3 versions, 1 client, 3 audit entries (the sample's, the publish's, the rollback's), explain")
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             for (place, text) in served {

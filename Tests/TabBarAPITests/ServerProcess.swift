@@ -5,10 +5,29 @@ final class ServerProcess {
     let process = Process()
     private let stderrPipe = Pipe()
     private let output = OutputBuffer()
-    let port: Int
+    /// The bound port, once ``waitUntilListening()`` returned (0 before).
+    private(set) var port = 0
 
     /// Starts `tabconfig serve --port 0` on `dataDirectory` and waits for its "listening on" line.
-    init(dataDirectory: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    convenience init(dataDirectory: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        try self.init(launching: dataDirectory, arguments: arguments, environment: environment)
+        try waitUntilListening()
+    }
+
+    /// Starts `count` servers, each on its own data directory, all launched before any is waited for (replicas
+    /// starting together).
+    static func startTogether(
+        _ dataDirectories: [URL], arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> [ServerProcess] {
+        let servers = try dataDirectories.map {
+            try ServerProcess(launching: $0, arguments: arguments, environment: environment)
+        }
+        for server in servers { try server.waitUntilListening() }
+        return servers
+    }
+
+    /// Launches `tabconfig serve --port 0` on `dataDirectory` without waiting for it to listen.
+    init(launching dataDirectory: URL, arguments: [String], environment: [String: String]) throws {
         process.executableURL = try Self.executable("tabconfig")
         process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
@@ -21,6 +40,10 @@ final class ServerProcess {
             output.append(handle.availableData)
         }
         try process.run()
+    }
+
+    /// Waits up to 30 s for the "listening on" line and reads the port from it.
+    func waitUntilListening() throws {
         let deadline = Date().addingTimeInterval(30)
         var found: Int?
         while found == nil, Date() < deadline, process.isRunning {

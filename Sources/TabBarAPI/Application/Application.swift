@@ -30,8 +30,9 @@ public final class Application: Sendable {
             maxSubscribers: configuration.maxEventSubscribers,
             heartbeatInterval: .seconds(configuration.eventHeartbeat), logger: logger)
         let catalog = try Catalog(store: store, events: events, logger: logger, answerLookups: metrics?.answerCache)
-        if configuration.seedSample, store.clientIDs().isEmpty {
-            _ = try catalog.publish(client: "ios-phone", config: .sample, note: "embedded sample")
+        if configuration.seedSample,
+            try catalog.seed(client: "ios-phone", config: .sample, note: "embedded sample", key: Self.seedKeyName) != nil
+        {
             logger.notice("published the sample config", metadata: ["client": "ios-phone"])
         }
         let adminKeys = try Self.adminKeyring(configuration, logger: logger)
@@ -57,6 +58,9 @@ public final class Application: Sendable {
             configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
             listener: listener)
     }
+
+    /// The key name the audit log gives the sample config's publish: no admin key made it.
+    static let seedKeyName = "tabconfig (sample)"
 
     /// The keys file's keys and the admin token's key: `TABCONFIG_ADMIN_TOKEN`, else, without a keys file, the token
     /// read from or generated into the data directory.

@@ -105,6 +105,24 @@ final class Catalog: Sendable {
         }
     }
 
+    /// Publishes `config` as the first version of `client` if the store has never held a client (`TabBarStore.seed`),
+    /// with an audit entry by `key`; nil when the store is not empty.
+    func seed(client: String, config: TabBarConfig, note: String, key: String) throws -> LiveConfig? {
+        try writeLock.withLock { _ in
+            let audit = AuditRecord(key: key, action: .publish, requestID: nil) { _ in
+                let diff = ConfigDiff(live: nil, proposed: config)
+                return AuditSummary(tabsAdded: diff.tabsAdded, tabsRemoved: diff.tabsRemoved, tabsChanged: diff.tabsChanged)
+            }
+            guard let stored = try store.seed(client: client, document: config.encoded(), note: note, audit: audit) else {
+                return nil
+            }
+            let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
+            configs.withLock { $0[client] = live }
+            events.published(live)
+            return live
+        }
+    }
+
     /// Deletes `client` with all its versions and customizations; `false` if it did not exist. With `audit`, the
     /// store writes the change's audit entry with it.
     func delete(client: String, audit: AuditRecord? = nil) throws -> Bool {

@@ -144,36 +144,72 @@ extension PostgresStore {
         expectedVersion: Int?, audit: AuditRecord?, keep: Int, origin: String,
         cached: @escaping @Sendable (Int) -> ConfigVersion?, logger: Logger
     ) async throws -> (ConfigVersion, Int) {
-        let publishedAt = date(milliseconds: milliseconds(Date()))
-        return try await database.transaction(logger: logger) { connection in
-            try await connection.query(
-                """
-                INSERT INTO tabconfig_clients (client, last_version, live_version) VALUES (\(client), 0, NULL)
-                ON CONFLICT (client) DO NOTHING
-                """, logger: logger)
-            let state = try await lockClient(client, on: connection, logger: logger) ?? (0, nil)
-            if let expectedVersion, expectedVersion != state.live ?? 0 { throw StoreError.revisionMismatch }
-            let number = state.last + 1
-            let version = ConfigVersion(
-                client: client, version: number, publishedAt: publishedAt, note: note, rollbackOf: rollbackOf,
-                document: document)
-            if let audit {
-                try await insertAuditEntry(
-                    audit, of: version, previous: state.live, cached: cached, on: connection, logger: logger)
-            }
-            // The client's row is locked and the number is past its last: nothing holds it.
-            _ = try await insert(version, on: connection, logger: logger)
-            try await connection.query(
-                "UPDATE tabconfig_clients SET last_version = \(number), live_version = \(number) WHERE client = \(client)",
+        try await database.transaction(logger: logger) { connection in
+            try await publish(
+                on: connection, client: client, document: document, note: note, rollbackOf: rollbackOf,
+                expectedVersion: expectedVersion, audit: audit, keep: keep, origin: origin, cached: cached,
                 logger: logger)
-            let prunedThrough = number - keep
-            try await connection.query(
-                "DELETE FROM tabconfig_versions WHERE client = \(client) AND version <= \(prunedThrough)", logger: logger)
-            let notice = ChangeNotice(
-                kind: .published, origin: origin, client: client, version: number, prunedThrough: prunedThrough)
-            try await notify(notice, on: connection, logger: logger)
-            return (version, prunedThrough)
         }
+    }
+
+    /// Publishes the first version of `client` in one transaction if the database has never held a client (no row
+    /// in `tabconfig_clients`, which a deleted client keeps, and no audit entry); nil, writing nothing, otherwise.
+    /// The transaction locks `tabconfig_clients` against every other writer first (SHARE ROW EXCLUSIVE conflicts
+    /// with itself and with the row writes of publishes and deletes), so of processes seeding together one writes,
+    /// and none writes once another process has published. Returns what `publish` returns.
+    static func seed(
+        _ database: PostgresClient, client: String, document: Data, note: String?, audit: AuditRecord?, keep: Int,
+        origin: String, cached: @escaping @Sendable (Int) -> ConfigVersion?, logger: Logger
+    ) async throws -> (ConfigVersion, Int)? {
+        try await database.transaction(logger: logger) { connection in
+            try await connection.query("LOCK TABLE tabconfig_clients IN SHARE ROW EXCLUSIVE MODE", logger: logger)
+            for try await held in try await connection.query(
+                """
+                SELECT EXISTS (SELECT 1 FROM tabconfig_clients) OR EXISTS (SELECT 1 FROM tabconfig_audit)
+                """, logger: logger
+            ).decode(Bool.self) where held {
+                return nil
+            }
+            return try await publish(
+                on: connection, client: client, document: document, note: note, rollbackOf: nil, expectedVersion: 0,
+                audit: audit, keep: keep, origin: origin, cached: cached, logger: logger)
+        }
+    }
+
+    /// `publish`'s statements, in the transaction open on `connection`.
+    private static func publish(
+        on connection: PostgresConnection, client: String, document: Data, note: String?, rollbackOf: Int?,
+        expectedVersion: Int?, audit: AuditRecord?, keep: Int, origin: String,
+        cached: @escaping @Sendable (Int) -> ConfigVersion?, logger: Logger
+    ) async throws -> (ConfigVersion, Int) {
+        let publishedAt = date(milliseconds: milliseconds(Date()))
+        try await connection.query(
+            """
+            INSERT INTO tabconfig_clients (client, last_version, live_version) VALUES (\(client), 0, NULL)
+            ON CONFLICT (client) DO NOTHING
+            """, logger: logger)
+        let state = try await lockClient(client, on: connection, logger: logger) ?? (0, nil)
+        if let expectedVersion, expectedVersion != state.live ?? 0 { throw StoreError.revisionMismatch }
+        let number = state.last + 1
+        let version = ConfigVersion(
+            client: client, version: number, publishedAt: publishedAt, note: note, rollbackOf: rollbackOf,
+            document: document)
+        if let audit {
+            try await insertAuditEntry(
+                audit, of: version, previous: state.live, cached: cached, on: connection, logger: logger)
+        }
+        // The client's row is locked and the number is past its last: nothing holds it.
+        _ = try await insert(version, on: connection, logger: logger)
+        try await connection.query(
+            "UPDATE tabconfig_clients SET last_version = \(number), live_version = \(number) WHERE client = \(client)",
+            logger: logger)
+        let prunedThrough = number - keep
+        try await connection.query(
+            "DELETE FROM tabconfig_versions WHERE client = \(client) AND version <= \(prunedThrough)", logger: logger)
+        let notice = ChangeNotice(
+            kind: .published, origin: origin, client: client, version: number, prunedThrough: prunedThrough)
+        try await notify(notice, on: connection, logger: logger)
+        return (version, prunedThrough)
     }
 
     /// Deletes a client's versions and customizations in one transaction holding its row, with the audit entry of

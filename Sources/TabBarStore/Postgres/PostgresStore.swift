@@ -140,6 +140,20 @@ public final class PostgresStore: TabBarStore {
         return version
     }
 
+    public func seed(client: String, document: Data, note: String?, audit: AuditRecord?) throws -> ConfigVersion? {
+        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
+        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
+        let keep = options.keepVersions
+        let seeded = try write { database, logger in
+            try await Self.seed(
+                database, client: client, document: document, note: note, audit: audit, keep: keep,
+                origin: self.origin, cached: { self.version(client: client, number: $0) }, logger: logger)
+        }
+        guard let (version, prunedThrough) = seeded else { return nil }
+        cache.withLock { $0.addVersion(version, prunedThrough: prunedThrough) }
+        return version
+    }
+
     public func deleteClient(_ client: String, audit: AuditRecord?) throws -> Bool {
         let (existed, lastVersion, removed) = try write { database, logger in
             try await Self.deleteClient(
