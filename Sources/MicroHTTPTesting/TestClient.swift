@@ -241,8 +241,10 @@ public final class TestClient {
         }
     }
 
-    private func hasDataToRead() -> Bool {
-        if !buffer.isEmpty {
+    /// Whether a read would return at once: bytes read and not yet returned, or bytes (or the end of the stream)
+    /// waiting on the socket. Checks without blocking.
+    public func hasDataToRead() -> Bool {
+        if !buffer.isEmpty || !unreturnedBody.isEmpty {
             return true
         }
         guard descriptor >= 0 else {

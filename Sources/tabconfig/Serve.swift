@@ -19,7 +19,9 @@ struct Serve: ParsableCommand {
               TABCONFIG_JWT_LEEWAY               seconds of leeway for exp, nbf and iat
               TABCONFIG_CONNECTION_MEMORY_LIMIT  bytes per connection (default 32768)
               TABCONFIG_SHUTDOWN_GRACE           grace seconds on SIGTERM (default 8)
-              TABCONFIG_MAX_EVENT_SUBSCRIBERS    open event streams at most (default 1000)
+              TABCONFIG_MAX_EVENT_SUBSCRIBERS    open event streams at most (default 768),
+                                                 leaving a quarter of the connections
+                                                 (--connection-limit) to requests
               TABCONFIG_EVENT_HEARTBEAT          seconds between heartbeats (default 15)
               TABCONFIG_GROUP_COMMIT             false: one fsync per write (default true)
             Without a JWT secret or JWKS file, user endpoints are open: allowed on a
@@ -110,6 +112,12 @@ struct Serve: ParsableCommand {
         if noAccessLog { configuration.accessLog = false }
         if !corsOrigins.isEmpty { configuration.corsOrigins = corsOrigins }
         if noMetrics { configuration.metrics = false }
+        do {
+            configuration = try configuration.validated()
+        } catch {
+            StandardError.print("tabconfig serve: invalid configuration: \(error)")
+            throw ExitCode.validationFailure
+        }
         let application: Application
         do {
             application = try Application(configuration: configuration, logger: logger)

@@ -107,6 +107,11 @@ final class EventReader: @unchecked Sendable {
         }
     }
 
+    /// Whether an event, or part of one, or the stream's end can be read without waiting.
+    var hasDataToRead: Bool {
+        !buffer.isEmpty || client.hasDataToRead()
+    }
+
     /// Whether the stream ends with no further data.
     func atEnd() throws -> Bool {
         buffer.isEmpty ? try client.readBodyChunk() == nil : false

@@ -152,6 +152,9 @@ public final class Application: Sendable {
     /// The bound port (the real one when configured with 0).
     public var port: Int { server.port }
 
+    /// The event streams' hub.
+    var events: EventHub { handlers.catalog.events }
+
     /// Graceful stop: `/readyz` fails at once, in-flight requests finish, then the store closes.
     public func shutdown() {
         handlers.beginShutdown()

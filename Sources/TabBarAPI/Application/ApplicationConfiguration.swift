@@ -42,8 +42,9 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var cacheStaleWhileRevalidate = 0
     /// Versions kept per client; older ones are pruned.
     public var keepVersions = 100
-    /// Most open server-sent-event streams; more are refused with 503.
-    public var maxEventSubscribers = 1000
+    /// Most open server-sent-event streams; more are refused with 503. At most `connectionLimit` less
+    /// ``reservedConnections``.
+    public var maxEventSubscribers = 768
     /// Seconds between heartbeat comments on event streams.
     public var eventHeartbeat = 15
     /// How user bearer tokens are verified; not configured means user endpoints are open (loopback only).
@@ -139,6 +140,13 @@ extension ApplicationConfiguration {
         }
         guard keepVersions >= 1 else { throw ConfigurationError(description: "keep versions must be at least 1") }
         guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }
+        guard maxEventSubscribers >= 0, maxEventSubscribers <= connectionLimit - reservedConnections else {
+            throw ConfigurationError(
+                description: "TABCONFIG_MAX_EVENT_SUBSCRIBERS must be 0…\(max(connectionLimit - reservedConnections, 0)), "
+                    + "got \(maxEventSubscribers): event streams may take at most \(connectionLimit - reservedConnections) "
+                    + "of the \(connectionLimit) connections (--connection-limit), the other \(reservedConnections) are kept "
+                    + "for requests")
+        }
         guard (1...256).contains(threads) else { throw ConfigurationError(description: "threads must be 1…256, got \(threads)") }
         if let countryHeader, !HTTPHeaders.isValidName(countryHeader) {
             throw ConfigurationError(description: "country header must be a header field name, got '\(countryHeader)'")
@@ -148,6 +156,11 @@ extension ApplicationConfiguration {
                 description: "a CORS origin must be * or SCHEME://HOST[:PORT] in lower case without a path, got '\(origin)'")
         }
         return self
+    }
+
+    /// The connections event streams can never take, kept for requests: a quarter of `connectionLimit`, at least 1.
+    public var reservedConnections: Int {
+        max(connectionLimit / 4, 1)
     }
 
     /// What `corsOrigins` lets pages on other origins do.

@@ -121,6 +121,13 @@ extension APIError {
             headers: ["Retry-After": "5"])
     }
 
+    /// An event stream past the subscriber limit: the connection is closed, so that refused subscribers do not keep
+    /// connections that requests need.
+    static let tooManyEventStreams = APIError(
+        status: 503, type: ProblemType.tooManyEventStreams, title: "Too many event streams",
+        detail: "The server holds as many event streams as it allows; retry later.",
+        headers: ["Retry-After": "5", "Connection": "close"])
+
     /// A replica on a shared store could not read what the request names (a newer version or revision) from it.
     static let readThroughFailed = unavailable(
         "This replica cannot read the version or revision the request names from the database yet; retry later.")
@@ -144,4 +151,5 @@ enum ProblemType {
     static let unsupportedMediaType = "urn:tabconfig:problem:unsupported-media-type"
     static let invalid = "urn:tabconfig:problem:invalid-document"
     static let unavailable = "urn:tabconfig:problem:store-unavailable"
+    static let tooManyEventStreams = "urn:tabconfig:problem:too-many-event-streams"
 }

@@ -7,6 +7,8 @@ import Synchronization
 /// The server-sent-event subscribers of every client: one event per published version, a comment heartbeat.
 ///
 /// Subscribers hold no worker thread: each is a `ResponseStream` that the server feeds when bytes are written.
+/// Version and deletion events are written on ``fanOut``, not on the publishing thread: a publish is answered once
+/// it is durable, however many subscribers there are.
 final class EventHub: Sendable {
     private struct Subscriber {
         var stream: ResponseStream
@@ -20,9 +22,12 @@ final class EventHub: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Serializes writes of version events so each subscriber sees versions in order. Never held by `remove`,
+    /// Orders a subscription's first event against the version events of publishes (each handed to ``fanOut`` under
+    /// it, in the order of the publishes), so that each subscriber sees versions in order. Never held by `remove`,
     /// so a stream that closes while being written to cannot deadlock the hub.
     private let delivery = Mutex(())
+    /// The serial queue that writes version and deletion events to the subscribers, in the order they were published.
+    let fanOut = DispatchQueue(label: "tabconfig.events.fan-out")
     private let maxSubscribers: Int
     private let timer: Mutex<(any DispatchSourceTimer)?>
     private let logger: Logger
@@ -69,7 +74,7 @@ final class EventHub: Sendable {
         return true
     }
 
-    /// Sends the event of a newly live version to every subscriber of its client.
+    /// Sends the event of a newly live version to every subscriber of its client, on ``fanOut``: returns at once.
     func published(_ live: LiveConfig) {
         let client = live.stored.client
         let version = live.stored.version
@@ -85,17 +90,24 @@ final class EventHub: Sendable {
                 state.subscribers[client] = subscribers
                 return streams
             }
-            streams.forEach { $0.write(event) }
+            guard !streams.isEmpty else { return }
+            fanOut.async { streams.forEach { $0.write(event) } }
         }
     }
 
-    /// Tells every subscriber of `client` that it was deleted, then ends their streams.
+    /// Tells every subscriber of `client` that it was deleted, then ends their streams, on ``fanOut`` after the
+    /// version events before it: returns at once.
     func deleted(client: String) {
-        let streams = state.withLock { $0.subscribers[client]?.values.map(\.stream) ?? [] }
         let event = Data("event: deleted\ndata: {\"client\":\"\(client)\"}\n\n".utf8)
-        for stream in streams {
-            stream.write(event)
-            stream.finish()
+        delivery.withLock { _ in
+            let streams = state.withLock { $0.subscribers[client]?.values.map(\.stream) ?? [] }
+            guard !streams.isEmpty else { return }
+            fanOut.async {
+                for stream in streams {
+                    stream.write(event)
+                    stream.finish()
+                }
+            }
         }
     }
 

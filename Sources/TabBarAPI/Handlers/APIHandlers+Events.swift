@@ -12,7 +12,7 @@ extension APIHandlers {
             self.catalog.live(client)
         }
         guard accepted else {
-            throw APIError.unavailable("The server holds as many event streams as it allows; retry later.")
+            throw APIError.tooManyEventStreams
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/event-stream")
