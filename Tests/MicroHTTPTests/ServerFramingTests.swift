@@ -72,6 +72,19 @@ struct ServerFramingTests {
             name: "Transfer-Encoding in HTTP/1.0",
             request: "PUT /x HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled,
             status: 400),
+        Refused(
+            name: "Transfer-Encoding folded onto a continuation line, with Content-Length",
+            request: "PUT /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"
+                + smuggled,
+            status: 400),
+        Refused(
+            name: "a folded field of no framing role",
+            request: "GET /x HTTP/1.1\r\nHost: x\r\nX-Note: one\r\n\ttwo\r\n\r\n" + smuggled,
+            status: 400),
+        Refused(
+            name: "a folded Host",
+            request: "GET /x HTTP/1.1\r\nHost:\r\n x\r\n\r\n" + smuggled,
+            status: 400),
         Refused(name: "HTTP/1.1 without Host", request: "GET /x HTTP/1.1\r\n\r\n" + smuggled, status: 400),
         Refused(name: "two Host fields", request: "GET /x HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n" + smuggled, status: 400),
         Refused(name: "a Host that is not a host", request: "GET /x HTTP/1.1\r\nHost: a/b\r\n\r\n" + smuggled, status: 400),
@@ -124,7 +137,7 @@ struct ServerFramingTests {
         }
     }
 
-    @Test("unambiguous framings still work: chunked in any case, a repeated equal Content-Length, HTTP/1.0 without Host")
+    @Test("unambiguous framings still work: chunked in any case, a repeated equal Content-Length, HTTP/1.0 without Host, empty and padded field values")
     func unambiguousFramings() throws {
         let echo = Echo()
         try withServer(echo) { server in
@@ -133,13 +146,14 @@ struct ServerFramingTests {
                 ("POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello", "hello"),
                 ("POST /c HTTP/1.1\r\nHost: [::1]:8080\r\nContent-Length: 2\r\n\r\nhi", "hi"),
                 ("GET /d HTTP/1.0\r\n\r\n", ""),
+                ("GET /e HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Spaced:  \t  v  \r\nX-Bare:v\r\n\r\n", ""),
             ]
             for (request, body) in requests {
                 let exchange = try RawExchange(port: server.port, request: request, expectClose: request.contains("HTTP/1.0"))
                 #expect(exchange.responses.map(\.status) == [200], "\(request)")
                 #expect(exchange.responses.first?.text == body)
             }
-            #expect(echo.calls.withLock { $0 } == ["/a", "/b", "/c", "/d"])
+            #expect(echo.calls.withLock { $0 } == ["/a", "/b", "/c", "/d", "/e"])
         }
     }
 }
