@@ -9,9 +9,9 @@ struct Serve: ParsableCommand {
         abstract: "Run the HTTP service (flags win over TABCONFIG_* variables; SIGHUP reloads the admin keys file).",
         discussion: """
             Settings read only from the environment (secrets stay out of the process list):
-              TABCONFIG_ADMIN_TOKEN              token of an admin-scope key named admin-token
-                                                 (default without --admin-keys: read from or
-                                                 generated into <data-dir>/admin-token)
+              TABCONFIG_ADMIN_TOKEN              token of the admin-scope key admin-token;
+                                                 without --admin-keys, read from or
+                                                 generated into <data-dir>/admin-token
               TABCONFIG_JWT_HS256_SECRET         user auth: HS256 secret, 32 bytes or more
               TABCONFIG_JWT_JWKS_FILE            user auth: JWKS file (RS256/ES256 keys)
               TABCONFIG_JWT_ISSUER               a user token's iss must equal it
@@ -28,13 +28,13 @@ struct Serve: ParsableCommand {
             loopback address only, or with --allow-anonymous-users.
             """)
 
-    @Option(help: "Address to listen on (TABCONFIG_HOST, default 127.0.0.1).")
+    @Option(help: "The IP address to listen on, IPv4 or IPv6 (TABCONFIG_HOST, default 127.0.0.1).")
     var host: String?
-    @Option(help: "TCP port, 0 picks a free one (TABCONFIG_PORT, default 8080).")
+    @Option(help: "The TCP port to listen on; 0 picks a free one (TABCONFIG_PORT, default 8080).")
     var port: Int?
     @Option(name: .customLong("data-dir"), help: "Data directory (TABCONFIG_DATA_DIR, default ./data).")
     var dataDir: String?
-    @Option(help: "A PostgreSQL database to keep everything in, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require], shared by several replicas (TABCONFIG_STORE_URL, default: the file store in the data directory).")
+    @Option(help: "A PostgreSQL database to keep everything in, shared by several replicas: postgres://USER:PASSWORD@HOST:PORT/DATABASE, the password and port optional, with ?sslmode=disable, prefer or require (TABCONFIG_STORE_URL; default: the file store in the data directory).")
     var store: String?
     @Option(name: .customLong("admin-keys"), help: "A JSON file of named admin keys with scopes (read, publish, admin), holding SHA-256 digests of their tokens (`tabconfig keys add` writes it); SIGHUP re-reads it (TABCONFIG_ADMIN_KEYS_FILE).")
     var adminKeys: String?
@@ -44,9 +44,9 @@ struct Serve: ParsableCommand {
     var connectionLimit: Int?
     @Option(name: .customLong("per-ip-connection-limit"), help: "Most connections per IP, 0 = no limit (TABCONFIG_PER_IP_CONNECTION_LIMIT, default 0).")
     var perIPConnectionLimit: Int?
-    @Option(name: .customLong("connection-timeout"), help: "Idle seconds before a connection is closed (TABCONFIG_CONNECTION_TIMEOUT, default 30).")
+    @Option(name: .customLong("connection-timeout"), help: "Idle seconds before a connection is closed, also the seconds a request head may take to arrive (TABCONFIG_CONNECTION_TIMEOUT, default 30).")
     var connectionTimeout: Int?
-    @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS, default one per core).")
+    @Option(name: .customLong("threads"), help: "Worker threads (TABCONFIG_THREADS; default: one per CPU core).")
     var threads: Int?
     @Option(name: .customLong("cache-max-age"), help: "max-age in seconds of the default tab bar, for a CDN; 0 = no-cache, revalidate at every use (TABCONFIG_CACHE_MAX_AGE, default 0).")
     var cacheMaxAge: Int?
@@ -56,19 +56,19 @@ struct Serve: ParsableCommand {
     var keepVersions: Int?
     @Option(name: .customLong("country-header"), help: "Trusted header holding the request's country for targeting, e.g. CF-IPCountry; wins over ?country= (TABCONFIG_COUNTRY_HEADER, default none).")
     var countryHeader: String?
-    @Flag(name: .customLong("allow-anonymous-users"), help: "Serve user endpoints without authentication on a non-loopback address (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
+    @Flag(name: .customLong("allow-anonymous-users"), help: "Open user endpoints on a non-loopback address with no authentication (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
     var allowAnonymousUsers = false
     @Flag(name: .customLong("no-sample"), help: "Do not publish the sample config into a store that never held a client (TABCONFIG_SEED_SAMPLE=false).")
     var noSample = false
-    @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request (TABCONFIG_ACCESS_LOG=false).")
+    @Flag(name: .customLong("no-access-log"), help: "Do not log a line per request: method, route, status, duration (TABCONFIG_ACCESS_LOG=false).")
     var noAccessLog = false
-    @Flag(name: .customLong("no-metrics"), help: "Do not serve GET /metrics nor record its series (TABCONFIG_METRICS=false).")
+    @Flag(name: .customLong("no-metrics"), help: "Do not record the metrics nor serve them at GET /metrics (TABCONFIG_METRICS=false).")
     var noMetrics = false
     @Option(name: .customLong("log-level"), help: "Lowest level logged: trace, debug, info, notice, warning, error, critical; the access log needs info (TABCONFIG_LOG_LEVEL, default info).")
     var logLevel: String?
     @Option(name: .customLong("log-format"), help: "text, or json for one JSON object a line (TABCONFIG_LOG_FORMAT, default text).")
     var logFormat: String?
-    @Option(name: .customLong("cors-origin"), help: "An origin whose web pages may call the service, e.g. https://console.example.com; repeatable; * lets any origin read the default tab bar and its events (TABCONFIG_CORS_ORIGINS, comma-separated, default none).")
+    @Option(name: .customLong("cors-origin"), help: "An origin whose web pages may call the service, such as https://console.example.com; repeatable; * lets any origin read the default tab bar and its event stream (TABCONFIG_CORS_ORIGINS, comma-separated, default none).")
     var corsOrigins: [String] = []
 
     func run() throws {

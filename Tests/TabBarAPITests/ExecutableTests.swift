@@ -102,6 +102,21 @@ struct ExecutableTests {
         }
     }
 
+    @Test("serve --help at 80 columns: no line longer, none a lone word wrapped from the line before")
+    func helpReadsAt80Columns() throws {
+        let (status, help) = try ServerProcess.run(["serve", "--help"], environment: ["COLUMNS": "80"])
+        #expect(status == 0)
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 60)
+        for line in lines {
+            #expect(line.count <= 80, "longer than 80 columns: \(line)")
+            let heading = line.first?.isUppercase == true && line.hasSuffix(":")
+            #expect(line.split(whereSeparator: \.isWhitespace).count != 1 || heading, "a lone word: '\(line)'")
+        }
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("also the seconds a request head may take to arrive"))
+    }
+
     @Test("validate prints every problem and exits 1, or exits 0 for a valid document")
     func validate() throws {
         let directory = try TemporaryDirectory().url
