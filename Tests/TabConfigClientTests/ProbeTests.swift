@@ -10,7 +10,8 @@ struct ProbeTests {
     func killedOfflineSave() async throws {
         let server = try await ClientTestServer.published()
         defer { server.close() }
-        let storage = server.configuration(name: "probe").storageDirectory
+        let killed = ClientStorage(server.configuration(user: .id("killed"), name: "probe"))
+        let storage = killed.directory
         server.stop()
         let edited = ["favorites", "home", "search", "library", "profile", "settings"]
         let common = [
@@ -25,7 +26,7 @@ struct ProbeTests {
         #expect(await saver.printed { $0 == "pending-written" })
         #expect(saver.kill())
         #expect(!saver.output.contains { $0.hasPrefix("saved") })
-        let pending = try #require(ClientStorage(directory: storage, client: "app").loadPending())
+        let pending = try #require(killed.loadPending())
         #expect(pending.edit.edited.order == edited)
 
         try server.restart()
@@ -36,6 +37,6 @@ struct ProbeTests {
         let stored = try await server.storedOrder("app", "killed")
         #expect(stored.order == edited)
         #expect(stored.revision == 1)
-        #expect(ClientStorage(directory: storage, client: "app").loadPending() == nil)
+        #expect(killed.loadPending() == nil)
     }
 }

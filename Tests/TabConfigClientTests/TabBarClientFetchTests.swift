@@ -17,7 +17,7 @@ struct TabBarClientFetchTests {
         #expect(delivery.tabBar.tabs.map(\.id) == ClientFixtures.ids)
         #expect(delivery.tabBar.version == 1)
         #expect(delivery.etag != nil)
-        #expect(ClientStorage(directory: server.configuration().storageDirectory, client: "app").loadAnswer() != nil)
+        #expect(ClientStorage(server.configuration()).loadAnswer() != nil)
     }
 
     @Test("Second launch with the service stopped: the kept answer is served at once, marked cached, never fresh")
@@ -119,14 +119,14 @@ struct TabBarClientFetchTests {
         defer { server.close() }
         let storage = server.configuration().storageDirectory
         try FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
-        let file = storage.appendingPathComponent("app.tab-bar.json")
+        let file = ClientStorage(server.configuration()).answerFile
         try Data("{\"request\": \"GET http://".utf8).write(to: file)
         let client = server.client(bundled: ClientFixtures.bundled)
         await client.start()
         #expect(client.current?.source == .bundled)
         let fresh = try #require(await client.delivery { $0.source == .fresh })
         await client.shutdown()
-        let kept = try #require(ClientStorage(directory: storage, client: "app").loadAnswer())
+        let kept = try #require(ClientStorage(server.configuration()).loadAnswer())
         #expect(kept.etag == fresh.etag)
     }
 }

@@ -59,7 +59,7 @@ struct TabBarClientSaveTests {
         #expect(shown.hasPendingSave)
         #expect(shown.tabBar.tabs.map(\.id) == moved.order)
         #expect(shown.tabBar.tabs.map(\.placement) == Array(repeating: .bar, count: 4) + [.more, .more])
-        let pendingFile = ClientStorage(directory: server.configuration().storageDirectory, client: "app").pendingFile
+        let pendingFile = ClientStorage(server.configuration(user: .id("walker"))).pendingFile
         #expect(FileManager.default.fileExists(atPath: pendingFile.path))
         #expect(await client.status { $0.lastError?.isRetryable == true } != nil)
 
@@ -98,5 +98,64 @@ struct TabBarClientSaveTests {
         #expect(client.current?.tabBar.tabs.map(\.id) == ClientFixtures.ids)
         #expect(try await server.storedOrder("app", "hider").revision == 0)
         await client.shutdown()
+    }
+
+    @Test("A save on a first launch offline, over the bundled default (no revision), lands at the next launch")
+    func firstLaunchOfflineSave() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        server.stop()
+        let configuration = server.configuration(user: .id("newcomer"), bundled: ClientFixtures.bundled)
+        let first = TabBarClient(configuration: configuration)
+        await first.start()
+        let bundled = try #require(await first.delivery { $0.source == .bundled })
+        #expect(bundled.tabBar.customization == nil)
+        let edited = TabOrderState(order: ["search", "home"])
+        try await first.save(TabOrderEdit(base: TabOrderState(bundled.tabBar), edited: edited))
+        #expect(first.current?.hasPendingSave == true)
+        #expect(first.current?.tabBar.tabs.map(\.id) == ["search", "home"])
+        await first.shutdown()
+
+        try server.restart()
+        let next = TabBarClient(configuration: configuration)
+        await next.start()
+        #expect(await next.delivery { !$0.hasPendingSave && $0.source == .fresh } != nil)
+        let stored = try await server.storedOrder("app", "newcomer")
+        #expect(stored.order == ["search", "home"])
+        #expect(stored.revision == 1)
+        await next.shutdown()
+    }
+
+    @Test("Two users in one storage directory: one's offline save survives the other's save, and both land")
+    func twoUsersOneDirectory() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let alice = server.configuration(user: .id("alice"), name: "shared")
+        let bob = server.configuration(user: .id("bob"), name: "shared")
+        #expect(alice.storageDirectory == bob.storageDirectory)
+
+        let aliceClient = TabBarClient(configuration: alice)
+        let aliceBase = TabOrderState(try await aliceClient.refresh().tabBar)
+        server.stop()
+        let aliceOrder = TabOrderState(order: ["profile", "home", "search", "library", "favorites", "settings"])
+        try await aliceClient.save(TabOrderEdit(base: aliceBase, edited: aliceOrder))
+        await aliceClient.shutdown()
+
+        try server.restart()
+        let bobClient = TabBarClient(configuration: bob)
+        let bobBase = TabOrderState(try await bobClient.refresh().tabBar)
+        let bobOrder = TabOrderState(order: ["settings", "home", "search", "library", "favorites", "profile"])
+        try await bobClient.save(TabOrderEdit(base: bobBase, edited: bobOrder))
+        _ = try await bobClient.sendPendingSave()
+        #expect(await bobClient.delivery { !$0.hasPendingSave } != nil)
+        await bobClient.shutdown()
+
+        let aliceAgain = TabBarClient(configuration: alice)
+        #expect(await aliceAgain.pendingEdit?.edited == aliceOrder, "Alice's pending save is still on disk")
+        await aliceAgain.start()
+        #expect(await aliceAgain.delivery { !$0.hasPendingSave && $0.source == .fresh } != nil)
+        await aliceAgain.shutdown()
+        #expect(try await server.storedOrder("app", "alice").order == aliceOrder.order)
+        #expect(try await server.storedOrder("app", "bob").order == bobOrder.order)
     }
 }

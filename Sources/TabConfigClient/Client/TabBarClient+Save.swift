@@ -8,7 +8,9 @@ extension TabBarClient {
     /// - Parameters:
     ///   - edit: what the user saw and what they left.
     ///   - baseRevision: the revision of the user's customization `edit.base` was read at; nil takes the delivered
-    ///     tab bar's ``TabBar/Customization/revision``.
+    ///     tab bar's ``TabBar/Customization/revision``, or 0 when it has none (a first launch with only the bundled
+    ///     default). A base the service's stored order is past makes the edit be made again on that order, as after
+    ///     another device's save: an edit is never refused for want of a revision.
     public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) throws {
         try prepare()
         guard configuration.user != nil else { throw record(.noUser) }
@@ -17,9 +19,7 @@ extension TabBarClient {
             next = pending.followed(by: edit)
         } else {
             guard !edit.isEmpty else { return }
-            guard let revision = baseRevision ?? held?.tabBar.customization?.revision else {
-                throw record(.noBaseRevision)
-            }
+            let revision = baseRevision ?? held?.tabBar.customization?.revision ?? 0
             next = PendingSave(owner: configuration.saveOwner, edit: edit, baseRevision: revision)
         }
         try keep(next)

@@ -57,7 +57,7 @@ public actor TabBarClient {
     public init(configuration: Configuration) {
         self.configuration = configuration
         transport = HTTPTransport(timeout: configuration.requestTimeout)
-        storage = ClientStorage(directory: configuration.storageDirectory, client: configuration.client)
+        storage = ClientStorage(configuration)
     }
 
     /// The latest delivery, nil before anything could be served.
@@ -117,9 +117,7 @@ public actor TabBarClient {
         } else if let bundled = configuration.bundledDefault {
             held = HeldAnswer(tabBar: bundled, etag: nil, request: key, source: .bundled, receivedAt: nil)
         }
-        if let saved = storage.loadPending(), saved.owner == configuration.saveOwner {
-            pending = saved
-        }
+        pending = storage.loadPending()
         deliver()
     }
 

@@ -22,8 +22,6 @@ public enum TabBarClientError: Error, Sendable, Hashable {
     case conflict(attempts: Int)
     /// Saving needs a user (``TabBarClient/Configuration/user``).
     case noUser
-    /// No base revision was given and no tab bar of the user's was delivered to take it from.
-    case noBaseRevision
     /// The storage directory could not be written.
     case storage(String)
     /// The client was shut down.
@@ -33,7 +31,7 @@ public enum TabBarClientError: Error, Sendable, Hashable {
     public var isRetryable: Bool {
         switch self {
         case .network, .unavailable, .retryLater, .server, .conflict, .tokenUnavailable: true
-        case .unauthorized, .rejected, .invalidAnswer, .noUser, .noBaseRevision, .storage, .stopped: false
+        case .unauthorized, .rejected, .invalidAnswer, .noUser, .storage, .stopped: false
         }
     }
 }
