@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "TabConfigClientTests",
             dependencies: [
-                "TabConfigClient", "TabConfigClientProbe", "TabBarAPI", "TestSupport",
+                "TabConfigClient", "TabConfigClientProbe", "TabBarAPI", "MicroHTTP", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],

@@ -38,8 +38,10 @@ struct TabBarClientEventTests {
         }
         defer { server.close() }
         let events = try #require(URL(string: "\(server.baseURL.absoluteString)/v1/clients/app/tabs/events"))
+        let session = EventStreamSession(idleTimeout: .seconds(30))
+        defer { session.invalidate() }
         let holder = Task {
-            for try await _ in EventStreamConnection.open(URLRequest(url: events), idleTimeout: .seconds(30)) {}
+            for try await _ in session.open(URLRequest(url: events)) {}
         }
         #expect(try await waitUntil { try await server.eventSubscribers() == 1 })
 

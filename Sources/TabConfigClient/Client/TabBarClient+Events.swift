@@ -74,20 +74,29 @@ extension TabBarClient {
         if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
         var parser = ServerSentEventParser(lastEventID: lastEventID)
         var connected = false
+        // A refusal's head and body (its problem document), judged once the body is read.
+        var refusal: HTTPAnswer?
         do {
-            let stream = EventStreamConnection.open(request, idleTimeout: configuration.eventStreamIdleTimeout)
-            for try await chunk in stream {
+            for try await chunk in eventStreams.open(request) {
                 switch chunk {
-                case .head(let status, let retryAfter):
-                    let answer = try screen(HTTPAnswer(status: status, retryAfter: retryAfter), token: token)
-                    guard answer.status == 200 else { throw rejection(answer) }
+                case .head(let status, let retryAfter) where status == 200:
+                    _ = try screen(HTTPAnswer(status: status, retryAfter: retryAfter), token: token)
                     connected = true
                     statuses.update { $0.eventStream = .connected }
                     reachable()
-                case .bytes(let data):
+                case .head(let status, let retryAfter):
+                    refusal = HTTPAnswer(status: status, retryAfter: retryAfter)
+                case .bytes(let data) where connected:
                     for event in parser.feed(data) { received(event) }
                     lastEventID = parser.lastEventID
+                case .bytes(let data):
+                    if let body = refusal?.body, body.count + data.count <= Self.maxRefusalBody {
+                        refusal?.body.append(data)
+                    }
                 }
+            }
+            if let refusal {
+                throw rejection(try screen(refusal, token: token))
             }
         } catch is TabBarClientError {
             // Recorded where it was made.
@@ -99,6 +108,9 @@ extension TabBarClient {
         }
         return connected
     }
+
+    /// The most of a refused event stream's body kept, for its problem document.
+    private static let maxRefusalBody = 64 * 1024
 
     /// A `version` event whose version differs from the held tab bar's makes the client revalidate.
     private func received(_ event: ServerSentEvent) {

@@ -23,6 +23,8 @@ public actor TabBarClient {
     /// What the client was made with.
     public nonisolated let configuration: Configuration
     let transport: HTTPTransport
+    /// The event stream's connections, on one session for the client's life.
+    let eventStreams: EventStreamSession
     let storage: ClientStorage
     let deliveries = Broadcast<TabBarDelivery>()
     let statuses = Broadcast<Status>(Status())
@@ -57,6 +59,7 @@ public actor TabBarClient {
     public init(configuration: Configuration) {
         self.configuration = configuration
         transport = HTTPTransport(timeout: configuration.requestTimeout)
+        eventStreams = EventStreamSession(idleTimeout: configuration.eventStreamIdleTimeout)
         storage = ClientStorage(configuration)
     }
 
@@ -99,6 +102,7 @@ public actor TabBarClient {
         refreshTask = nil
         recoveryTask = nil
         transport.invalidate()
+        eventStreams.invalidate()
         deliveries.finish()
         statuses.finish()
     }
