@@ -51,7 +51,7 @@ struct TabBarClientEventTests {
         await client.setActive(true)
         let refusals = ["route": "/v1/clients/{client}/tabs/events", "status": "503"]
         #expect(try await waitUntil { try await server.requestCount(refusals) == 1 })
-        #expect(client.status.retryAfter != nil)
+        #expect(await client.status { $0.retryAfter != nil } != nil)
         holder.cancel()
         #expect(await client.status(within: 30) { $0.eventStream == .connected } != nil)
         #expect(ContinuousClock.now - started >= .seconds(5))

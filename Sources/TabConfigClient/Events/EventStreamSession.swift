@@ -10,10 +10,7 @@ import FoundationNetworking
 /// the session, which only ``invalidate()`` ends, once, when the client shuts down: a session of its own per
 /// connection, invalidated from the stream's termination while FoundationNetworking tore the failed connection down,
 /// crashed the process now and then (SIGILL in `URLSession.invalidateAndCancel()`).
-final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // Safe: `streams` is read and written only while holding `lock`; `session` is set once, in `init`, before this
-    // object is handed to anyone, and only read afterwards.
-
+final class EventStreamSession: NSObject, URLSessionDataDelegate, Sendable {
     /// What a connection delivers.
     enum Chunk: Sendable {
         /// The response's status and `Retry-After`.
@@ -22,9 +19,10 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
         case bytes(Data)
     }
 
-    private let lock = NSLock()
-    private var streams: [Int: AsyncThrowingStream<Chunk, any Error>.Continuation] = [:]
-    private var session: URLSession?
+    private let streams = Locked<[Int: AsyncThrowingStream<Chunk, any Error>.Continuation]>([:])
+    /// Nil once invalidated. Tasks are made while holding it: FoundationNetworking traps when a task is made on an
+    /// invalidated session.
+    private let session = Locked<URLSession?>(nil)
 
     /// A session whose requests fail after `idleTimeout` without a byte (the service's heartbeats keep a healthy
     /// stream busier than that).
@@ -32,7 +30,8 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
         super.init()
         let configuration = HTTPTransport.sessionConfiguration(timeout: idleTimeout)
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        let made = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        session.withLock { $0 = made }
     }
 
     /// Opens `request`. The stream yields the response's head first, then the body in chunks as they come; it ends
@@ -40,15 +39,14 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
     /// request.
     func open(_ request: URLRequest) -> AsyncThrowingStream<Chunk, any Error> {
         AsyncThrowingStream { continuation in
-            guard let session else {
-                continuation.finish(throwing: URLError(.cancelled))
-                return
-            }
             var request = request
             request.cachePolicy = .reloadIgnoringLocalCacheData
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-            let task = session.dataTask(with: request)
-            lock.withLock { streams[task.taskIdentifier] = continuation }
+            guard let task = session.withLock({ $0?.dataTask(with: request) }) else {
+                continuation.finish(throwing: URLError(.cancelled))
+                return
+            }
+            streams.withLock { $0[task.taskIdentifier] = continuation }
             continuation.onTermination = { _ in task.cancel() }
             task.resume()
         }
@@ -56,7 +54,7 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
 
     /// Cancels every connection and ends the session; later streams fail at once.
     func invalidate() {
-        let ending = lock.withLock { () -> URLSession? in
+        let ending = session.withLock { session in
             defer { session = nil }
             return session
         }
@@ -78,7 +76,7 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let continuation = lock.withLock { streams.removeValue(forKey: task.taskIdentifier) }
+        let continuation = streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         if let error {
             continuation?.finish(throwing: error)
         } else {
@@ -87,6 +85,6 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, @unchecked Sen
     }
 
     private func stream(of task: URLSessionTask) -> AsyncThrowingStream<Chunk, any Error>.Continuation? {
-        lock.withLock { streams[task.taskIdentifier] }
+        streams.withLock { $0[task.taskIdentifier] }
     }
 }

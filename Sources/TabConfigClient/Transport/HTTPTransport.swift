@@ -6,12 +6,16 @@ import FoundationNetworking
 /// Sends the client's requests through one URLSession that never answers from a cache of its own: the client keeps
 /// the last answer itself and revalidates it with `If-None-Match`. (With a `max-age` in the answer, URLSession's
 /// cache would otherwise answer without asking, and turn the service's 304 into the 200 it cached.)
+///
+/// After ``invalidate()`` a request fails with `URLError(.cancelled)`: FoundationNetworking traps ("Session
+/// invalidated") when a task is made on an invalidated session, so tasks are made under the same lock that
+/// invalidating takes.
 struct HTTPTransport: Sendable {
-    private let session: URLSession
+    private let session: Locked<URLSession?>
 
     /// A transport whose requests time out after `timeout` without a byte.
     init(timeout: Duration) {
-        session = URLSession(configuration: Self.sessionConfiguration(timeout: timeout))
+        session = Locked(URLSession(configuration: Self.sessionConfiguration(timeout: timeout)))
     }
 
     /// An ephemeral configuration without URL cache, cookies or credentials storage.
@@ -33,14 +37,20 @@ struct HTTPTransport: Sendable {
         let started = Locked<URLSessionDataTask?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response = response as? HTTPURLResponse {
-                        continuation.resume(returning: HTTPAnswer(response, body: data ?? Data()))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
+                let made = session.withLock { session in
+                    session?.dataTask(with: request) { data, response, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else if let response = response as? HTTPURLResponse {
+                            continuation.resume(returning: HTTPAnswer(response, body: data ?? Data()))
+                        } else {
+                            continuation.resume(throwing: URLError(.badServerResponse))
+                        }
                     }
+                }
+                guard let task = made else {
+                    continuation.resume(throwing: URLError(.cancelled))
+                    return
                 }
                 started.withLock { $0 = task }
                 task.resume()
@@ -51,8 +61,12 @@ struct HTTPTransport: Sendable {
         }
     }
 
-    /// Cancels what is in flight and releases the session.
+    /// Cancels what is in flight and releases the session; later requests fail at once.
     func invalidate() {
-        session.invalidateAndCancel()
+        let ending = session.withLock { session in
+            defer { session = nil }
+            return session
+        }
+        ending?.invalidateAndCancel()
     }
 }
