@@ -1,7 +1,0 @@
-/// Where a top-level tab appears.
-public enum Placement: String, Codable, Sendable, Hashable {
-    /// In the tab bar.
-    case bar
-    /// In the "More" list.
-    case more
-}
