@@ -78,7 +78,7 @@ build swift build -c release --package-path Benchmarks/http-floor --product HTTP
 http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
 
 # The ceiling polls like the service: mode and turbo flag read from its sources unless overridden.
-daemon_source=Sources/MicroHTTP/Daemon.swift
+daemon_source=Sources/MicroHTTP/Daemon/Daemon.swift
 if [ -z "${BENCH_MHD_MODE:-}" ]; then
   BENCH_MHD_MODE=poll
   if grep -q 'MHD_USE_THREAD_PER_CONNECTION' "$daemon_source"; then

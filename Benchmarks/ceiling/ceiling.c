@@ -1,7 +1,7 @@
 /* The ceiling for tabconfig's stack: a minimal libmicrohttpd server that answers GET of each given path with the
    given file's bytes as application/json (404 with no body for any other path), from responses created once
    (MHD_RESPMEM_PERSISTENT) and shared by every request. Same daemon flags and limits as the service
-   (Sources/MicroHTTP/Daemon.swift, Sources/CMicroHTTPD/shim.h), so what it measures is libmicrohttpd itself with
+   (Sources/MicroHTTP/Daemon/Daemon.swift, Sources/CMicroHTTPD/shim.h), so what it measures is libmicrohttpd itself with
    nothing of ours on top.
 
      ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo] PATH=FILE [PATH=FILE...]

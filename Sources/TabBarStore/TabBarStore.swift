@@ -99,3 +99,47 @@ extension TabBarStore {
         completion(true)
     }
 }
+
+extension TabBarStore {
+    /// Deletes a client without an audit entry: `deleteClient(_:audit:)` with none.
+    public func deleteClient(_ client: String) throws -> Bool {
+        try deleteClient(client, audit: nil)
+    }
+}
+
+extension TabBarStore {
+    /// Runs the blocking `saveCustomization` and reports its outcome, for stores without an asynchronous path.
+    public func saveCustomization(
+        client: String, user: String, _ value: StoredCustomization, expectedRevision: UInt64?,
+        completion: @escaping @Sendable (Result<CustomizationEntry, any Error>) -> Void
+    ) {
+        completion(Result { try saveCustomization(client: client, user: user, value, expectedRevision: expectedRevision) })
+    }
+}
+
+extension TabBarStore {
+    /// Publishes a new version unconditionally: `publish(client:document:note:rollbackOf:expectedVersion:audit:)` with
+    /// no expected version and no audit entry.
+    public func publish(client: String, document: Data, note: String?, rollbackOf: Int?) throws -> ConfigVersion {
+        try publish(client: client, document: document, note: note, rollbackOf: rollbackOf, expectedVersion: nil)
+    }
+
+    /// Publishes a new version without an audit entry (the seed of the sample config, offline imports, tests).
+    public func publish(
+        client: String, document: Data, note: String?, rollbackOf: Int?, expectedVersion: Int?
+    ) throws -> ConfigVersion {
+        try publish(
+            client: client, document: document, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion,
+            audit: nil)
+    }
+}
+
+/// A change a store learned of from outside this process: another replica's write to a shared database.
+public enum StoreChange: Sendable, Equatable {
+    /// The client's live version changed (a publish or a rollback).
+    case published(client: String)
+    /// The client was deleted.
+    case deleted(client: String)
+    /// The store re-read everything (after losing its connection for notices): any client may have changed.
+    case reloaded
+}

@@ -139,3 +139,8 @@ enum VersionFile {
         return plain.date(from: text)
     }
 }
+
+/// Why a version file could not be parsed.
+struct VersionFileError: Error {
+    var message: String
+}

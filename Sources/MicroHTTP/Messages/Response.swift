@@ -37,3 +37,30 @@ public struct Response: Sendable {
         self.route = nil
     }
 }
+
+extension Response {
+    /// A response sent once `deferred` is completed; no server thread waits for it meanwhile.
+    public init(deferred: DeferredResponse) {
+        self.init(status: 202)
+        self.deferred = deferred
+    }
+}
+
+extension Response {
+    /// Sends `prepared` as it is.
+    public init(prepared: PreparedResponse) {
+        self.init(status: prepared.status, headers: prepared.headers, body: prepared.body)
+        self.prepared = prepared
+    }
+}
+
+extension Response {
+    /// A streamed response: sent with chunked transfer encoding (no Content-Length), body produced by `stream`.
+    ///
+    /// For 204 and 304 no body is sent and the stream is closed; a HEAD request gets the head of an empty body
+    /// (`Content-Length: 0`), and the stream is closed.
+    public init(status: Int, headers: HTTPHeaders = [:], stream: ResponseStream) {
+        self.init(status: status, headers: headers)
+        self.stream = stream
+    }
+}

@@ -41,3 +41,32 @@ extension AuditEntry {
             requestID: record.requestID)
     }
 }
+
+/// What kind of change an audit entry records.
+public enum AuditAction: String, Sendable, Codable, CaseIterable {
+    /// A new version of a client's config.
+    case publish
+    /// A new version restoring an earlier one.
+    case rollback
+    /// The deletion of a client with all its versions and customizations.
+    case delete
+    /// A new version brought in from elsewhere (a config-as-code apply, a plist import).
+    case `import`
+}
+
+/// What a change did to the client's tabs, against the version live before it (tab ids, each list sorted).
+public struct AuditSummary: Sendable, Equatable, Codable {
+    /// Tabs the new version has and the previous one did not.
+    public var tabsAdded: [String]
+    /// Tabs the previous version had and the new one does not (for a delete: every tab).
+    public var tabsRemoved: [String]
+    /// Tabs in both whose definition differs.
+    public var tabsChanged: [String]
+
+    /// Creates a summary.
+    public init(tabsAdded: [String] = [], tabsRemoved: [String] = [], tabsChanged: [String] = []) {
+        self.tabsAdded = tabsAdded
+        self.tabsRemoved = tabsRemoved
+        self.tabsChanged = tabsChanged
+    }
+}
