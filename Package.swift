@@ -104,16 +104,21 @@ let package = Package(
         .executableTarget(
             name: "TabConfigClientProbe",
             dependencies: ["TabConfigClient"],
+            path: "Tests/Tools/TabConfigClientProbe",
             swiftSettings: swiftSettings
         ),
+        // Test tooling for the store's crash tests: a process that writes until it is killed.
         .executableTarget(
             name: "StoreCrashWriter",
             dependencies: ["TabBarStore"],
+            path: "Tests/Tools/StoreCrashWriter",
             swiftSettings: swiftSettings
         ),
+        // Benchmark and test tooling: fills a data directory with customizations.
         .executableTarget(
             name: "BenchmarkSeeder",
             dependencies: ["TabBarStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Tools/BenchmarkSeeder",
             swiftSettings: swiftSettings
         ),
         .testTarget(
