@@ -388,3 +388,27 @@ public final class TestClient {
         return (status, headers)
     }
 }
+
+/// A failure of ``TestClient``: connect, send, receive or parse.
+public struct TestClientError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public var description: String
+
+    /// Creates an error with the given message.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// One-shot helper: new connection, one request, close.
+public func httpRequest(
+    port: Int,
+    _ method: String,
+    _ target: String,
+    headers: [(String, String)] = [],
+    body: Data? = nil
+) throws -> TestResponse {
+    let client = try TestClient(port: port)
+    defer { client.close() }
+    return try client.send(method, target, headers: headers, body: body)
+}

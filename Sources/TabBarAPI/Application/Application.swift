@@ -165,3 +165,23 @@ public final class Application: Sendable {
         logger.notice("stopped")
     }
 }
+
+/// What this build of the service is: `tabconfig --version` prints it and `GET /healthz` answers it.
+///
+/// The version is raised with each release; the OpenAPI document's `info.version` is the API's own version and
+/// changes only when the API does.
+public enum BuildInfo {
+    /// The service's version (semantic versioning).
+    public static let version = "0.14.0"
+}
+
+/// The `openapi.yaml` shipped inside the module's resources (the repository root links to it).
+enum OpenAPIDocument {
+    /// Reads the document; fails when the resource bundle was not installed next to the executable.
+    static func load() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw ConfigurationError(description: "openapi.yaml is missing from the TabBarAPI resource bundle")
+        }
+        return try Data(contentsOf: url)
+    }
+}
