@@ -30,7 +30,7 @@ public enum TestPostgres {
 
     /// Runs `scripts/postgres.sh` with `arguments`.
     static func script(_ arguments: [String]) -> Result<String, TestPostgresError> {
-        run("/bin/bash", [repositoryRoot + "/scripts/postgres.sh"] + arguments)
+        run("/bin/bash", [Repository.url("scripts/postgres.sh").path] + arguments)
     }
 
     /// Creates an empty database and returns its URL, as both the store and psql take it (`?sslmode=disable`: the
@@ -77,9 +77,6 @@ public enum TestPostgres {
 
     static let psql = "/usr/lib/postgresql/15/bin/psql"
     static let sslDisabled = "?sslmode=disable"
-
-    private static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// Runs a program; its standard output, or its output and status as the error.
     private static func run(_ program: String, _ arguments: [String]) -> Result<String, TestPostgresError> {

@@ -84,8 +84,7 @@ struct ExecutableTests {
 
     @Test("serve --help names every TABCONFIG_ variable the configuration reads")
     func helpNamesEverySetting() throws {
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/TabBarAPI").standardizedFileURL
+        let sources = Repository.url("Sources/TabBarAPI")
         var names = Set<String>()
         for file in ["Application/ApplicationConfiguration.swift", "Auth/UserAuthConfiguration.swift"] {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)

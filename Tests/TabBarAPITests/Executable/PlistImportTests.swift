@@ -6,8 +6,7 @@ import TestSupport
 
 @Suite("ApplicationHierarchy.plist import")
 struct PlistImportTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let fixtures = Repository.url("Tests/Fixtures")
 
     @Test("POST /v1/import/plist publishes the XML and the binary form alike", arguments: [
         "ApplicationHierarchy.plist", "ApplicationHierarchy.binary.plist",

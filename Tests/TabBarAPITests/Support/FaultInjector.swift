@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The LD_PRELOAD shim of `Tests/Support/faultinject.c`, compiled for one test, and the environment that arms it in
 /// a child process.
@@ -17,9 +18,8 @@ struct FaultInjector {
     let library: URL
 
     /// Compiles the shim with `cc` into `directory`; fails with a clear message when there is no `cc`.
-    static func compile(into directory: URL, filePath: String = #filePath) throws -> FaultInjector {
-        let source = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support/faultinject.c")
+    static func compile(into directory: URL) throws -> FaultInjector {
+        let source = Repository.url("Tests/Support/faultinject.c")
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw TestFailure("the fault-injection shim is missing at \(source.path)")
         }

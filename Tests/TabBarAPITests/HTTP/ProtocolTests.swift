@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import TabBarAPI
 import Testing
+import TestSupport
 
 @Suite("HTTP behaviour")
 struct ProtocolTests {
@@ -59,8 +60,7 @@ struct ProtocolTests {
             #expect(spec.status == 200)
             #expect(spec.headers["Content-Type"] == "application/yaml")
             #expect(spec.text.hasPrefix("openapi: 3.1"))
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("openapi.yaml")
+            let root = Repository.url("openapi.yaml")
             #expect(spec.body == (try Data(contentsOf: root)))
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import TabBarAPI
 import Testing
+import TestSupport
 
 @Suite("/admin/: the console's files")
 struct AdminConsoleTests {
@@ -10,8 +11,7 @@ struct AdminConsoleTests {
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The console's folder in the repository, which the resource bundle copies.
-    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/TabBarAPI/Resources/admin")
+    private static let folder = Repository.url("Sources/TabBarAPI/Resources/admin")
 
     @Test("every file of the folder is served with its media type, the policy and an ETag; 304 when it names it")
     func files() throws {
