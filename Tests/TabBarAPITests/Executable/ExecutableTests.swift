@@ -82,25 +82,6 @@ struct ExecutableTests {
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == BuildInfo.version)
     }
 
-    @Test("serve --help names every TABCONFIG_ variable the configuration reads")
-    func helpNamesEverySetting() throws {
-        let sources = Repository.url("Sources/TabBarAPI")
-        var names = Set<String>()
-        for file in ["Application/ApplicationConfiguration.swift", "Auth/UserAuthConfiguration.swift"] {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            let pattern = try NSRegularExpression(pattern: "\"(TABCONFIG_[A-Z0-9_]+)\"")
-            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                names.insert((text as NSString).substring(with: match.range(at: 1)))
-            }
-        }
-        #expect(names.count >= 20)
-        let (status, help) = try run(["serve", "--help"])
-        #expect(status == 0)
-        for name in names.sorted() {
-            #expect(help.contains(name), "serve --help does not name \(name)")
-        }
-    }
-
     @Test("serve --help at 80 columns: no line longer, none a lone word wrapped from the line before")
     func helpReadsAt80Columns() throws {
         let (status, help) = try ServerProcess.run(["serve", "--help"], environment: ["COLUMNS": "80"])
