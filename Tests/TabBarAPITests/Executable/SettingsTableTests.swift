@@ -4,15 +4,16 @@ import Testing
 import TestSupport
 
 /// The service's settings are stated in three places: the configuration's code (the `TABCONFIG_*` variables it
-/// reads, and their defaults), `serve --help`, and README.md's tables. These tests fail when the three differ: a
-/// variable one of them lacks, a flag the help does not have, a default shown otherwise or not the code's.
-@Suite("settings: the code, serve --help and the README agree")
+/// reads, and their defaults), `serve --help`, and the docs' tables (docs/operating.md's "Configuration" above all).
+/// These tests fail when the three differ: a variable one of them lacks, a flag the help does not have, a default
+/// shown otherwise or not the code's.
+@Suite("settings: the code, serve --help and the docs agree")
 struct SettingsTableTests {
-    /// One row of README.md's "Configuration" table.
+    /// One row of the "Configuration" table (docs/operating.md).
     struct Row: CustomStringConvertible {
         var flag: String?
         var variable: String
-        /// The default when the README gives it as a literal (`8080`), else nil (words such as "cores").
+        /// The default when the table gives it as a literal (`8080`), else nil (words such as "cores").
         var literalDefault: String?
         var description: String { "\(flag ?? "—") \(variable)" }
     }
@@ -28,44 +29,44 @@ struct SettingsTableTests {
         }
     }
 
-    @Test("every variable the configuration reads has a row in the README's tables")
+    @Test("every variable the configuration reads has a row in a table of the README or docs")
     func everyVariableDocumented() throws {
         let documented = Set(try Self.readmeTableVariables())
         for variable in try Self.variablesReadByTheCode() {
-            #expect(documented.contains(variable), "README.md has no table row for \(variable)")
+            #expect(documented.contains(variable), "no table of README.md or docs/ has a row for \(variable)")
         }
     }
 
-    @Test("each README setting with a flag: serve --help has the flag and names the variable")
+    @Test("each documented setting with a flag: serve --help has the flag and names the variable")
     func flagsAgree() throws {
         let help = try Self.helpEntries()
         let rows = try Self.configurationRows()
         #expect(rows.count >= 25)
         for row in rows {
             guard let flag = row.flag else { continue }
-            let entry = try #require(help[flag], "serve --help has no \(flag) (README: \(row))")
+            let entry = try #require(help[flag], "serve --help has no \(flag) (docs/operating.md: \(row))")
             #expect(entry.contains(row.variable), "serve --help's \(flag) does not name \(row.variable)")
         }
     }
 
-    @Test("each README default given as a literal is the default serve --help shows")
+    @Test("each documented default given as a literal is the default serve --help shows")
     func defaultsAgree() throws {
         let help = try Self.helpEntries()
         for row in try Self.configurationRows() {
             guard let literal = row.literalDefault else { continue }
             let entry = try #require(help[row.flag ?? row.variable], "serve --help has no entry for \(row)")
-            #expect(entry.contains("default \(literal)"), "README says \(row) defaults to \(literal); help: \(entry)")
+            #expect(entry.contains("default \(literal)"), "docs/operating.md says \(row) defaults to \(literal); help: \(entry)")
         }
     }
 
-    @Test("each README default given as a literal is the code's: setting the variable to it changes nothing")
+    @Test("each documented default given as a literal is the code's: setting the variable to it changes nothing")
     func defaultsAreTheCodes() throws {
         let defaults = try Self.normalized(ApplicationConfiguration(environment: [:]))
         var checked = 0
         for row in try Self.configurationRows() {
             guard let literal = row.literalDefault else { continue }
             let set = try Self.normalized(ApplicationConfiguration(environment: [row.variable: literal]))
-            #expect(set == defaults, "README says \(row) defaults to \(literal), which is not the code's default")
+            #expect(set == defaults, "docs/operating.md says \(row) defaults to \(literal), which is not the code's default")
             checked += 1
         }
         #expect(checked >= 15)
@@ -92,18 +93,18 @@ struct SettingsTableTests {
         return names.sorted()
     }
 
-    /// The variables named in the first cells of any table of README.md.
+    /// The variables named in the first cells of any table of README.md or docs/.
     static func readmeTableVariables() throws -> [String] {
-        try readme().split(separator: "\n").filter { $0.hasPrefix("|") }.compactMap { line in
+        try documentation().split(separator: "\n").filter { $0.hasPrefix("|") }.compactMap { line in
             cells(of: line).prefix(2).lazy.compactMap(variable(in:)).first
         }
     }
 
     /// The rows of the "Configuration" table: `| flag | environment | default | meaning |`.
     static func configurationRows() throws -> [Row] {
-        let text = try readme()
+        let text = try String(contentsOf: Repository.url("docs/operating.md"), encoding: .utf8)
         guard let header = text.range(of: "| flag | environment | default | meaning |\n|---|---|---|---|\n") else {
-            throw SettingsTableError("README.md has no configuration table")
+            throw SettingsTableError("docs/operating.md has no configuration table")
         }
         var rows: [Row] = []
         for line in text[header.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
@@ -143,8 +144,12 @@ struct SettingsTableTests {
         return entries
     }
 
-    private static func readme() throws -> String {
-        try String(contentsOf: Repository.url("README.md"), encoding: .utf8)
+    /// README.md and every Markdown file of docs/, one after the other.
+    private static func documentation() throws -> String {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.url("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+        return try (["README.md"] + docs).map { try String(contentsOf: Repository.url($0), encoding: .utf8) }
+            .joined(separator: "\n")
     }
 
     /// A table row's cells, split at the `|`s that are not escaped.
@@ -169,7 +174,7 @@ struct SettingsTableTests {
     }
 }
 
-/// The README or the help could not be read as these tests expect.
+/// The docs or the help could not be read as these tests expect.
 struct SettingsTableError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
