@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MicroHTTPTesting
 @testable import TabBarAPI
 import Testing
@@ -13,6 +16,10 @@ struct EventCapacityTests {
     @Test("a publish is answered while its event has reached none of 5,000 subscribers; then every one gets it")
     func publishDoesNotWaitForSubscribers() throws {
         let subscribers = 5_000
+        // Each subscriber is two descriptors in this process (the test's end and the server's), besides what the
+        // tests running beside it hold.
+        try #require(
+            Self.raiseDescriptorLimit(to: 2 * subscribers + 2_000), "too few file descriptors for \(subscribers) streams")
         try TestApp.with(configure: {
             $0.connectionLimit = 8_000
             $0.maxEventSubscribers = subscribers
@@ -41,6 +48,21 @@ struct EventCapacityTests {
             #expect(received.value == subscribers)
         }
     }
+
+    /// Raises this process's soft limit of open files to `wanted` (at most the hard limit); whether it is that high now.
+    private static func raiseDescriptorLimit(to wanted: Int) -> Bool {
+        var limit = rlimit()
+        guard getrlimit(openFiles, &limit) == 0 else { return false }
+        if limit.rlim_cur < rlim_t(wanted) {
+            limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
+            _ = setrlimit(openFiles, &limit)
+            guard getrlimit(openFiles, &limit) == 0 else { return false }
+        }
+        return limit.rlim_cur >= rlim_t(wanted)
+    }
+
+    /// `RLIMIT_NOFILE` as `getrlimit` takes it (Glibc imports it as a case of an enum).
+    private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 
     @Test("streams up to their limit leave connections to requests; past it a stream gets 503 and is closed")
     func streamsLeaveRoomForRequests() throws {
