@@ -9,7 +9,14 @@ extension AuditRecord {
     static func publishing(
         _ config: TabBarConfig, action: AuditAction, live: LiveConfig?, key: AdminKey, request: Request
     ) -> AuditRecord {
-        AuditRecord(key: key.name, action: action, requestID: request.requestID) { previous in
+        publishing(config, action: action, live: live, keyName: key.name, requestID: request.requestID)
+    }
+
+    /// `publishing(_:action:live:key:request:)` for a change no admin key or request made (the sample's seed).
+    static func publishing(
+        _ config: TabBarConfig, action: AuditAction, live: LiveConfig?, keyName: String, requestID: String?
+    ) -> AuditRecord {
+        AuditRecord(key: keyName, action: action, requestID: requestID) { previous in
             let diff = ConfigDiff(live: previous.flatMap { decoded($0, live: live) }, proposed: config)
             return AuditSummary(tabsAdded: diff.tabsAdded, tabsRemoved: diff.tabsRemoved, tabsChanged: diff.tabsChanged)
         }

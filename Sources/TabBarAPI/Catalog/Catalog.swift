@@ -109,10 +109,7 @@ final class Catalog: Sendable {
     /// with an audit entry by `key`; nil when the store is not empty.
     func seed(client: String, config: TabBarConfig, note: String, key: String) throws -> LiveConfig? {
         try writeLock.withLock { _ in
-            let audit = AuditRecord(key: key, action: .publish, requestID: nil) { _ in
-                let diff = ConfigDiff(live: nil, proposed: config)
-                return AuditSummary(tabsAdded: diff.tabsAdded, tabsRemoved: diff.tabsRemoved, tabsChanged: diff.tabsChanged)
-            }
+            let audit = AuditRecord.publishing(config, action: .publish, live: nil, keyName: key, requestID: nil)
             guard let stored = try store.seed(client: client, document: config.encoded(), note: note, audit: audit) else {
                 return nil
             }
