@@ -9,7 +9,10 @@ public final class Application: Sendable {
     public let configuration: ApplicationConfiguration
     /// The store the service writes to.
     public let store: any TabBarStore
-    private let handlers: APIHandlers
+    private let catalog: Catalog
+    private let adminKeys: AdminKeyring
+    private let metrics: ServiceMetrics?
+    private let service: ServiceHandlers
     private let server: Server
     private let logger: Logger
 
@@ -36,11 +39,28 @@ public final class Application: Sendable {
             logger.notice("published the sample config", metadata: ["client": "ios-phone"])
         }
         let adminKeys = try Self.adminKeyring(configuration, logger: logger)
-        handlers = APIHandlers(
-            catalog: catalog, adminKeys: adminKeys, userAuth: userAuth, maxBodySize: configuration.maxBodySize,
-            cacheMaxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate,
-            countryHeader: configuration.countryHeader, crossOrigin: configuration.crossOriginPolicy, metrics: metrics,
-            openAPIDocument: try OpenAPIDocument.load(), console: try AdminConsole.bundled(), logger: logger)
+        self.catalog = catalog
+        self.adminKeys = adminKeys
+        self.metrics = metrics
+        let admin = AdminAccess(keys: adminKeys, metrics: metrics)
+        let users = UserAccess(authenticator: userAuth, metrics: metrics)
+        let contexts = ContextReader(countryHeader: configuration.countryHeader)
+        let errors = ErrorResponder(store: store, logger: logger)
+        let explainer = Explainer(store: store, contexts: contexts)
+        service = ServiceHandlers(
+            catalog: catalog, openAPIDocument: try OpenAPIDocument.load(), metrics: metrics,
+            crossOrigin: configuration.crossOriginPolicy)
+        let responder = TabConfigResponder(
+            service: service,
+            tabBars: TabBarHandlers(
+                catalog: catalog, users: users, contexts: contexts,
+                cache: CachePolicy(
+                    maxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate)),
+            customizations: CustomizationHandlers(catalog: catalog, users: users, contexts: contexts, errors: errors),
+            configs: ConfigHandlers(catalog: catalog, admin: admin, explainer: explainer, logger: logger),
+            admin: AdminHandlers(
+                catalog: catalog, admin: admin, explainer: explainer, console: try AdminConsole.bundled()),
+            errors: errors, maxBodySize: configuration.maxBodySize)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
@@ -55,7 +75,7 @@ public final class Application: Sendable {
         serverConfiguration.crossOrigin = configuration.crossOriginPolicy
         serverConfiguration.requestObserver = metrics?.http
         server = Server(
-            configuration: serverConfiguration, responder: TabConfigResponder(handlers: handlers), logger: logger,
+            configuration: serverConfiguration, responder: responder, logger: logger,
             listener: listener)
     }
 
@@ -84,19 +104,19 @@ public final class Application: Sendable {
     /// Requests in flight finish with the key they were let in by. Returns whether the file was read.
     @discardableResult
     public func reloadAdminKeys() -> Bool {
-        guard let file = handlers.adminKeys.file else {
+        guard let file = adminKeys.file else {
             logger.notice("no admin keys file is configured: nothing to reload")
             return false
         }
         do {
-            let keys = try handlers.adminKeys.reload()
-            handlers.metrics?.adminKeysReloaded(succeeded: true)
+            let keys = try adminKeys.reload()
+            metrics?.adminKeysReloaded(succeeded: true)
             logger.notice(
                 "reloaded the admin keys file",
                 metadata: ["path": "\(file.path)", "keys": "\(keys.map(\.name).joined(separator: ","))"])
             return true
         } catch {
-            handlers.metrics?.adminKeysReloaded(succeeded: false)
+            metrics?.adminKeysReloaded(succeeded: false)
             logger.error("cannot reload the admin keys file; the keys in force stay: \(error)")
             return false
         }
@@ -153,13 +173,13 @@ public final class Application: Sendable {
     public var port: Int { server.port }
 
     /// The event streams' hub.
-    var events: EventHub { handlers.catalog.events }
+    var events: EventHub { catalog.events }
 
     /// Graceful stop: `/readyz` fails at once, in-flight requests finish, then the store closes.
     public func shutdown() {
-        handlers.beginShutdown()
+        service.beginShutdown()
         logger.notice("shutting down")
-        handlers.catalog.events.stop()
+        catalog.events.stop()
         server.shutdown(gracePeriod: .seconds(configuration.shutdownGracePeriod))
         store.close()
         logger.notice("stopped")

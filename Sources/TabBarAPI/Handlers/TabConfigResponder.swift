@@ -5,82 +5,90 @@ import TabBarStore
 
 /// Routes requests to the handlers and turns every thrown error into problem+json.
 final class TabConfigResponder: Responder {
-    typealias Handler = @Sendable (APIHandlers, Request) throws -> Response
-    typealias HeadHandler = @Sendable (APIHandlers, RequestHead, PathParameters) -> Response?
+    typealias Handler = @Sendable (Request) throws -> Response
 
-    let handlers: APIHandlers
+    private let service: ServiceHandlers
+    private let maxBodySize: Int
     private let router: Router
 
     /// The default tab bar and its event stream: public, the routes `--cors-origin '*'` opens to any origin.
     static let defaultTabsRoute = "/v1/clients/{client}/tabs"
     static let tabEventsRoute = "/v1/clients/{client}/tabs/events"
 
-    init(handlers: APIHandlers) {
-        self.handlers = handlers
+    /// The route table: each route's handler, and for the two tab bars the answer from the request head.
+    init(
+        service: ServiceHandlers, tabBars: TabBarHandlers, customizations: CustomizationHandlers,
+        configs: ConfigHandlers, admin: AdminHandlers, errors: ErrorResponder, maxBodySize: Int
+    ) {
+        let catalog = service.catalog
+        self.service = service
+        self.maxBodySize = maxBodySize
         var router = Router()
         func add(
-            _ method: String, _ pattern: String, head: HeadHandler? = nil, waitsOnStore: Bool = false,
+            _ method: String, _ pattern: String, head: Router.HeadHandler? = nil, waitsOnStore: Bool = false,
             _ handler: @escaping Handler
         ) {
-            var routedHead: Router.HeadHandler?
-            if let head {
-                routedHead = { requestHead, parameters in head(handlers, requestHead, parameters) }
-            }
-            router.add(method, pattern, head: routedHead) { request in
-                Self.run(handler, handlers, request, waitsOnStore: waitsOnStore)
+            router.add(method, pattern, head: head) { request in
+                Self.run(handler, request, catalog: catalog, errors: errors, waitsOnStore: waitsOnStore)
             }
         }
-        add("GET", "/healthz") { $0.health($1) }
-        add("GET", "/readyz") { $0.readiness($1) }
-        add("GET", "/openapi.yaml") { $0.openAPI($1) }
-        if handlers.metrics != nil {
-            add("GET", "/metrics") { $0.metricsText($1) }
+        add("GET", "/healthz") { service.health($0) }
+        add("GET", "/readyz") { service.readiness($0) }
+        add("GET", "/openapi.yaml") { service.openAPI($0) }
+        if service.metrics != nil {
+            add("GET", "/metrics") { service.metricsText($0) }
         }
-        if handlers.console != nil {
-            add("GET", "/admin") { $0.consoleRedirect($1) }
-            add("GET", "/admin/") { try $0.consoleFile($1) }
-            add("GET", "/admin/{file}") { try $0.consoleFile($1) }
+        if admin.console != nil {
+            add("GET", "/admin") { admin.consoleRedirect($0) }
+            add("GET", "/admin/") { try admin.consoleFile($0) }
+            add("GET", "/admin/{file}") { try admin.consoleFile($0) }
         }
-        add("GET", "/v1/clients") { try $0.listClients($1) }
-        add("GET", Self.defaultTabsRoute, head: { $0.defaultTabsHead($1, $2) }) { try $0.defaultTabs($1) }
-        add("GET", Self.tabEventsRoute) { try $0.tabEvents($1) }
-        add("GET", "/v1/clients/{client}/tabs/explain") { try $0.explainTabs($1) }
-        add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { $0.userTabsHead($1, $2) }) { try $0.userTabs($1) }
-        add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try $0.getTabOrder($1) }
-        add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try $0.putTabOrder($1) }
-        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", waitsOnStore: true) { try $0.deleteTabOrder($1) }
-        add("GET", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try $0.listDynamicTabs($1) }
-        add("POST", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try $0.openDynamicTab($1) }
-        add("DELETE", "/v1/clients/{client}/users/{user}/dynamic-tabs/{name}") { try $0.closeDynamicTab($1) }
-        add("GET", "/v1/clients/{client}/config") { try $0.getConfig($1) }
-        add("PUT", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.putConfig($1) }
-        add("DELETE", "/v1/clients/{client}/config", waitsOnStore: true) { try $0.deleteConfig($1) }
-        add("GET", "/v1/clients/{client}/config/versions") { try $0.listVersions($1) }
-        add("GET", "/v1/clients/{client}/config/versions/{version}") { try $0.getVersion($1) }
-        add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try $0.rollback($1) }
-        add("POST", "/v1/clients/{client}/config/preview") { try $0.previewConfig($1) }
-        add("POST", "/v1/import/plist", waitsOnStore: true) { try $0.importPlist($1) }
-        add("GET", "/v1/audit", waitsOnStore: true) { try $0.auditLog($1) }
+        add("GET", "/v1/clients") { try configs.listClients($0) }
+        add("GET", Self.defaultTabsRoute, head: { tabBars.defaultTabsHead($0, $1) }) { try tabBars.defaultTabs($0) }
+        add("GET", Self.tabEventsRoute) { try tabBars.tabEvents($0) }
+        add("GET", "/v1/clients/{client}/tabs/explain") { try admin.explainTabs($0) }
+        add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { tabBars.userTabsHead($0, $1) }) {
+            try tabBars.userTabs($0)
+        }
+        add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try customizations.getTabOrder($0) }
+        add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try customizations.putTabOrder($0) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", waitsOnStore: true) {
+            try customizations.deleteTabOrder($0)
+        }
+        add("GET", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try customizations.listDynamicTabs($0) }
+        add("POST", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try customizations.openDynamicTab($0) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/dynamic-tabs/{name}") {
+            try customizations.closeDynamicTab($0)
+        }
+        add("GET", "/v1/clients/{client}/config") { try configs.getConfig($0) }
+        add("PUT", "/v1/clients/{client}/config", waitsOnStore: true) { try configs.putConfig($0) }
+        add("DELETE", "/v1/clients/{client}/config", waitsOnStore: true) { try configs.deleteConfig($0) }
+        add("GET", "/v1/clients/{client}/config/versions") { try configs.listVersions($0) }
+        add("GET", "/v1/clients/{client}/config/versions/{version}") { try configs.getVersion($0) }
+        add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try configs.rollback($0) }
+        add("POST", "/v1/clients/{client}/config/preview") { try configs.previewConfig($0) }
+        add("POST", "/v1/import/plist", waitsOnStore: true) { try configs.importPlist($0) }
+        add("GET", "/v1/audit", waitsOnStore: true) { try admin.auditLog($0) }
         self.router = router
     }
 
     /// Runs `handler`: after reading through when the request names what this replica has not read yet, and off the
     /// worker thread when it `waitsOnStore` (a write that waits for the store: the connection is suspended meanwhile).
     private static func run(
-        _ handler: @escaping Handler, _ handlers: APIHandlers, _ request: Request, waitsOnStore: Bool
+        _ handler: @escaping Handler, _ request: Request, catalog: Catalog, errors: ErrorResponder, waitsOnStore: Bool
     ) -> Response {
-        let readThrough = handlers.readThrough(for: request)
-        guard readThrough != nil || waitsOnStore else { return attempt(handler, handlers, request) }
+        let readThrough = catalog.readThrough(for: request)
+        guard readThrough != nil || waitsOnStore else { return attempt(handler, request, errors: errors) }
         let deferred = DeferredResponse()
         let answer: @Sendable () -> Void = {
             if waitsOnStore {
-                storeWork.async { deferred.complete(attempt(handler, handlers, request)) }
+                storeWork.async { deferred.complete(attempt(handler, request, errors: errors)) }
             } else {
-                deferred.complete { attempt(handler, handlers, request) }
+                deferred.complete { attempt(handler, request, errors: errors) }
             }
         }
         if let readThrough {
-            handlers.store.readThrough(client: readThrough.client, user: readThrough.user) { read in
+            catalog.store.readThrough(client: readThrough.client, user: readThrough.user) { read in
                 // Unread, the answer could be older than what the request names: a client holding an ETag never
                 // gets an older revision, it is told to retry.
                 guard read else { return deferred.complete(.problem(.readThroughFailed, for: request)) }
@@ -95,11 +103,11 @@ final class TabConfigResponder: Responder {
     /// Where writes that wait for the store run, so that no worker thread waits with them.
     private static let storeWork = DispatchQueue(label: "tabconfig.store-writes", attributes: .concurrent)
 
-    private static func attempt(_ handler: Handler, _ handlers: APIHandlers, _ request: Request) -> Response {
+    private static func attempt(_ handler: Handler, _ request: Request, errors: ErrorResponder) -> Response {
         do {
-            return try handler(handlers, request)
+            return try handler(request)
         } catch {
-            return handlers.response(for: error, request: request)
+            return errors.response(for: error, request: request)
         }
     }
 
@@ -110,7 +118,7 @@ final class TabConfigResponder: Responder {
             request.pathParameters = parameters
             return handler(request)
         case .methodNotAllowed(let allowed) where request.method == "OPTIONS":
-            return handlers.options(request, allowed: allowed, route: router.route(method: "OPTIONS", path: request.path))
+            return service.options(request, allowed: allowed, route: router.route(method: "OPTIONS", path: request.path))
         case .methodNotAllowed(let allowed):
             return .problem(.methodNotAllowed(allowed), for: request)
         case .notFound:
@@ -130,7 +138,7 @@ final class TabConfigResponder: Responder {
 
     func respond(to rejection: Rejection, for request: Request) -> Response {
         if rejection.status == 413 {
-            return .problem(.payloadTooLarge(limit: handlers.maxBodySize), for: request)
+            return .problem(.payloadTooLarge(limit: maxBodySize), for: request)
         }
         let error = APIError(status: rejection.status, title: "Request rejected", detail: rejection.reason)
         return .problem(error, for: request)

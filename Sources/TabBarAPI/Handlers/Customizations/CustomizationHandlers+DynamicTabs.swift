@@ -5,7 +5,7 @@ import TabBarStore
 
 /// The tabs a user opens (docs/ARCHITECTURE.md, "Tabs a user opens"): stored with the user's customization, under
 /// the same revision and ETag as the tab order, and with the same authentication and `If-Match` rules.
-extension APIHandlers {
+extension CustomizationHandlers {
     /// `GET …/users/{user}/dynamic-tabs`: the open tabs, in the order they were opened.
     func listDynamicTabs(_ request: Request) throws -> Response {
         let read = try storedCustomization(request)
@@ -19,8 +19,8 @@ extension APIHandlers {
     /// under the name (200, nothing written).
     func openDynamicTab(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
-        let live = try requireLive(client)
+        let user = try users.authorizedUser(request)
+        let live = try catalog.requireLive(client)
         let opening: OpenDynamicTabRequest
         switch OpenDynamicTabRequest.decode(json: try request.jsonBody()) {
         case .success(let decoded): opening = decoded
@@ -50,12 +50,12 @@ extension APIHandlers {
     /// tabs; 404 when none of that name is open.
     func closeDynamicTab(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
+        let user = try users.authorizedUser(request)
         let name = request.pathParameters["name"] ?? ""
         guard DynamicTab.isValidName(name) else {
             throw APIError.invalidParameter("name", "a tab name matches \(DynamicTab.namePattern)")
         }
-        _ = try requireLive(client)
+        _ = try catalog.requireLive(client)
         return try updateCustomization(request, client: client, user: user) { current in
             guard let closed = current?.value?.closing(name) else {
                 throw APIError.dynamicTabNotOpen(name)

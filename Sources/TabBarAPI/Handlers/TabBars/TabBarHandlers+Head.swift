@@ -1,7 +1,8 @@
 import MicroHTTP
 import TabBarModel
 
-extension APIHandlers {
+/// The two tab bars answered from the request head, without the router: the reads every app launch makes.
+extension TabBarHandlers {
     /// `GET /v1/clients/{client}/tabs` from the request head: what ``defaultTabs(_:)`` answers (a `200` or a `304`)
     /// when the client is live and `?locale=` and the context parameters are absent or well-formed; nil for
     /// anything else (an error), which then takes the usual way through the router.
@@ -10,7 +11,7 @@ extension APIHandlers {
         let ifNoneMatch = head.header("If-None-Match")
         guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? ""),
             isCurrent(client: live.stored.client, ifNoneMatch: ifNoneMatch),
-            let context = context(of: head, localeGiven: localeQuery != nil)
+            let context = contexts.context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
         }
@@ -21,7 +22,7 @@ extension APIHandlers {
 
     /// `GET /v1/clients/{client}/users/{user}/tabs` from the request head: what ``userTabs(_:)`` answers when the
     /// client is live, `?locale=` and the context are absent or well-formed and
-    /// ``user(pathUser:authorization:verifying:)`` knows the user without a signature check; nil for anything else.
+    /// ``UserAccess/user(pathUser:authorization:verifying:)`` knows the user without a signature check; nil for anything else.
     func userTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let client = parameters["client"] ?? ""
         let pathUser = parameters["user"] ?? ""
@@ -29,8 +30,8 @@ extension APIHandlers {
         let ifNoneMatch = head.header("If-None-Match")
         guard Self.isUsable(localeQuery), let live = catalog.live(client),
             isCurrent(client: client, ifNoneMatch: ifNoneMatch),
-            let user = try? user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
-            let context = context(of: head, localeGiven: localeQuery != nil)
+            let user = try? users.user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
+            let context = contexts.context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
         }
@@ -43,25 +44,9 @@ extension APIHandlers {
     /// Whether this replica holds everything the head's `If-None-Match` names; else the request takes the usual way,
     /// which reads through first.
     private func isCurrent(client: String, ifNoneMatch: String?) -> Bool {
-        readThrough(client: client, version: nil, ifNoneMatch: ifNoneMatch, ifMatch: nil) == nil
+        catalog.readThrough(client: client, version: nil, ifNoneMatch: ifNoneMatch, ifMatch: nil) == nil
     }
 
-    /// The head's targeting context; nil when a parameter is malformed (a 400, left to the router). A query of at
-    /// most `?locale=` (`localeGiven`), as most requests without targeting send, is the empty context, known
-    /// without copying the query.
-    private func context(of head: RequestHead, localeGiven: Bool) -> RequestContext? {
-        let country = countryHeader.flatMap { head.header(named: $0) }
-        if country == nil, head.queryCount == (localeGiven ? 1 : 0) {
-            return RequestContext()
-        }
-        var parser = RequestContextParser()
-        var valid = true
-        head.forEachQueryItem { name, value in
-            valid = parser.read(name: name, value: value) == nil
-            return valid
-        }
-        return valid ? parser.finish(trustedCountry: country) : nil
-    }
 
     /// Whether a head's `?locale=` is absent or a well-formed tag: a malformed one is a 400, left to the router.
     private static func isUsable(_ localeQuery: String?) -> Bool {

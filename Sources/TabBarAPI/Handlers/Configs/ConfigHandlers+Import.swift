@@ -3,10 +3,10 @@ import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-extension APIHandlers {
+extension ConfigHandlers {
     /// `POST /v1/import/plist?client=…`: publishes a config converted from an `ApplicationHierarchy.plist` body.
     func importPlist(_ request: Request) throws -> Response {
-        let key = try requireScope(.publish, request)
+        let key = try admin.requireScope(.publish, request)
         guard let client = request.query("client") else {
             throw APIError.invalidParameter("client", "the query parameter client is required")
         }

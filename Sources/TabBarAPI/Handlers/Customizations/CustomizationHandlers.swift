@@ -3,7 +3,16 @@ import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-extension APIHandlers {
+/// A user's customization: the tab order and hidden tabs, and the tabs the user opens
+/// (`CustomizationHandlers+DynamicTabs.swift`), all written through ``updateCustomization(_:client:user:_:)``.
+struct CustomizationHandlers: Sendable {
+    let catalog: Catalog
+    let users: UserAccess
+    let contexts: ContextReader
+    let errors: ErrorResponder
+
+    var store: any TabBarStore { catalog.store }
+
     /// `GET …/users/{user}/tab-order`: the stored customization, or the empty default.
     func getTabOrder(_ request: Request) throws -> Response {
         let read = try storedCustomization(request)
@@ -19,12 +28,12 @@ extension APIHandlers {
         _ request: Request
     ) throws -> (entry: CustomizationEntry?, revision: UInt64, validators: CacheValidators) {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
-        _ = try requireLive(client)
+        let user = try users.authorizedUser(request)
+        _ = try catalog.requireLive(client)
         let entry = store.customization(client: client, user: user)
         let revision = entry?.revision ?? 0
         let validators = CacheValidators(
-            etag: EntityTag.tabOrder(revision: revision, user: user), cacheControl: privateCacheControl,
+            etag: EntityTag.tabOrder(revision: revision, user: user), cacheControl: CachePolicy.privateCacheControl,
             variesByLanguage: false, variesByAuthorization: request.pathParameters["user"] == "me")
         return (entry, revision, validators)
     }
@@ -34,10 +43,10 @@ extension APIHandlers {
     /// The answer is deferred until the write is durable, so no worker thread waits for the group commit.
     func putTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
+        let user = try users.authorizedUser(request)
         let localeQuery = try request.localeQuery()
-        let context = try requestContext(request.queryItems, country: countryHeader.flatMap { request.headers[$0] })
-        let live = try requireLive(client)
+        let context = try contexts.context(of: request)
+        let live = try catalog.requireLive(client)
         guard live.config.isUserCustomizable else { throw APIError.notCustomizable(client) }
         let body = try request.jsonBody()
         let tabOrder: TabOrderRequest
@@ -101,8 +110,8 @@ extension APIHandlers {
     /// this), a stored order is emptied by a compare-and-set write; otherwise the customization is removed.
     func deleteTabOrder(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
-        let live = try requireLive(client)
+        let user = try users.authorizedUser(request)
+        let live = try catalog.requireLive(client)
         let stored = store.customization(client: client, user: user)?.value
         let opens = !(live.config.tabTemplates ?? []).isEmpty || !(stored?.dynamicTabs ?? []).isEmpty
         guard opens, stored != nil else {

@@ -1,35 +1,27 @@
 import Foundation
 import MicroHTTP
 import TabBarModel
+import TabBarStore
 
-extension APIHandlers {
-    /// What an explain or a preview evaluates: the request's context, its `?locale=` or else `Accept-Language`, and
-    /// the optional `?user=`.
-    struct ExplainQuery {
-        var context: RequestContext
-        var localeQuery: String?
-        var acceptLanguage: String?
-        var user: String?
-    }
+/// What an explain or a preview evaluates: the request's context, its `?locale=` or else `Accept-Language`, and the
+/// optional `?user=`.
+struct ExplainQuery {
+    var context: RequestContext
+    var localeQuery: String?
+    var acceptLanguage: String?
+    var user: String?
+}
 
-    /// `GET /v1/clients/{client}/tabs/explain?<context>[&user=…]` (admin): for the context (and the user, whose
-    /// saved order is then merged as their tab bar would be), whether each tab and experiment applies, the first
-    /// rule that failed with its pointer, and the resulting tab bar.
-    func explainTabs(_ request: Request) throws -> Response {
-        try requireScope(.read, request)
-        let client = try request.clientID()
-        let query = try explainQuery(request)
-        let live = try requireLive(client)
-        return .json(
-            explain(
-                live.config, targeting: live.targeting, locales: live.locales, client: client,
-                version: live.stored.version, query: query))
-    }
+/// Evaluates a config for a context, tab by tab: `…/tabs/explain` on the live config, a preview on a document not
+/// published.
+struct Explainer: Sendable {
+    let store: any TabBarStore
+    let contexts: ContextReader
 
     /// The query of an explain or a preview, checked: 400 naming a malformed parameter.
-    func explainQuery(_ request: Request) throws -> ExplainQuery {
+    func query(_ request: Request) throws -> ExplainQuery {
         let localeQuery = try request.localeQuery()
-        let context = try requestContext(request.queryItems, country: countryHeader.flatMap { request.headers[$0] })
+        let context = try contexts.context(of: request)
         let user = try request.query("user").map(Request.userID)
         return ExplainQuery(
             context: context, localeQuery: localeQuery,

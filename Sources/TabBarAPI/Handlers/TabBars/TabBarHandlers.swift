@@ -2,13 +2,19 @@ import Foundation
 import MicroHTTP
 import TabBarModel
 
-extension APIHandlers {
+/// The tab bars apps read at launch, the default one and a user's, and the event stream of the client's versions.
+struct TabBarHandlers: Sendable {
+    let catalog: Catalog
+    let users: UserAccess
+    let contexts: ContextReader
+    let cache: CachePolicy
+
     /// `GET /v1/clients/{client}/tabs`: the default tab bar for the request's context, prepared once per version,
     /// locale, targeting outcome and `Vary`.
     func defaultTabs(_ request: Request) throws -> Response {
-        let live = try requireLive(request)
+        let live = try catalog.requireLive(request)
         let localeQuery = try request.localeQuery()
-        let context = try requestContext(request.queryItems, country: countryHeader.flatMap { request.headers[$0] })
+        let context = try contexts.context(of: request)
         return defaultResponse(
             live, context: context, localeQuery: localeQuery, acceptLanguage: request.headers["Accept-Language"],
             ifNoneMatch: request.headers["If-None-Match"])
@@ -26,7 +32,7 @@ extension APIHandlers {
         guard !live.targeting.isEmpty else {
             return live.defaultAnswer(
                 locale: locale, outcome: .everything, variesByLanguage: localeQuery == nil, varyHeader: nil,
-                cacheControl: publicCacheControl
+                cacheControl: cache.publicCacheControl
             ).answer(ifNoneMatch: ifNoneMatch)
         }
         var context = context
@@ -34,10 +40,10 @@ extension APIHandlers {
         let now = Date()
         let outcome = live.targeting.evaluate(context, at: now)
         let answer = live.defaultAnswer(
-            locale: locale, outcome: outcome, variesByLanguage: localeQuery == nil, varyHeader: countryHeader,
-            cacheControl: publicCacheControl)
+            locale: locale, outcome: outcome, variesByLanguage: localeQuery == nil, varyHeader: contexts.countryHeader,
+            cacheControl: cache.publicCacheControl)
         guard let boundary = live.targeting.nextBoundary(after: now),
-            let bounded = sharedCacheControl(until: boundary, now: now)
+            let bounded = cache.sharedCacheControl(until: boundary, now: now)
         else {
             return answer.answer(ifNoneMatch: ifNoneMatch)
         }
@@ -47,25 +53,14 @@ extension APIHandlers {
         return validators.jsonResponse(live.encodedTabBar(locale: locale, outcome: outcome).defaultBody)
     }
 
-    /// The default tab bar's `Cache-Control` when the next `startsAt` / `endsAt` is `boundary`: nil when the usual
-    /// one ends before it (or has no lifetime), else one whose `max-age` and `stale-while-revalidate` end by then.
-    func sharedCacheControl(until boundary: Date, now: Date) -> String? {
-        guard cacheMaxAge > 0 else { return nil }
-        let remaining = Int(boundary.timeIntervalSince(now).rounded(.down))
-        guard remaining < cacheMaxAge + staleWhileRevalidate else { return nil }
-        let maxAge = min(cacheMaxAge, remaining)
-        guard maxAge > 0 else { return "public, no-cache" }
-        return Self.sharedCacheControl(maxAge: maxAge, staleWhileRevalidate: min(staleWhileRevalidate, remaining - maxAge))
-    }
-
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar for the request's context with the user's
     /// customization merged in, put together from the pre-encoded tabs of the outcome.
     func userTabs(_ request: Request) throws -> Response {
         let client = try request.clientID()
-        let user = try authorizedUser(request)
+        let user = try users.authorizedUser(request)
         let localeQuery = try request.localeQuery()
-        let context = try requestContext(request.queryItems, country: countryHeader.flatMap { request.headers[$0] })
-        let live = try requireLive(client)
+        let context = try contexts.context(of: request)
+        let live = try catalog.requireLive(client)
         let answer = userAnswer(
             live, client: client, user: user, context: context, localeQuery: localeQuery,
             acceptLanguage: request.headers["Accept-Language"], viaMe: request.pathParameters["user"] == "me")
@@ -89,24 +84,35 @@ extension APIHandlers {
             context.userId = user
             outcome = live.targeting.evaluate(context, at: Date())
         }
-        let entry = store.customization(client: client, user: user)
+        let entry = catalog.store.customization(client: client, user: user)
         return UserTabsAnswer(
             validators: CacheValidators(
                 etag: EntityTag.userTabs(
                     version: live.stored.version, locale: locale, outcome: outcome.key,
                     revision: entry?.revision ?? 0, user: user),
-                cacheControl: privateCacheControl, variesByLanguage: localeQuery == nil, variesByAuthorization: viaMe,
-                variesByHeader: live.targeting.isEmpty ? nil : countryHeader),
+                cacheControl: CachePolicy.privateCacheControl, variesByLanguage: localeQuery == nil,
+                variesByAuthorization: viaMe,
+                variesByHeader: live.targeting.isEmpty ? nil : contexts.countryHeader),
             encoded: live.encodedTabBar(locale: locale, outcome: outcome),
             saved: SavedCustomization(entry))
     }
 
-    /// The targeting context of a request's query, with the trusted country header's value; 400 naming the
-    /// parameter when one is malformed.
-    func requestContext(_ query: [(name: String, value: String)], country: String?) throws -> RequestContext {
-        switch RequestContext.parse(query: query, trustedCountry: country) {
-        case .success(let context): return context
-        case .failure(let problem): throw APIError.invalidParameter(problem.parameter, problem.message)
+    /// `GET /v1/clients/{client}/tabs/events`: a server-sent-event stream of the client's live versions.
+    func tabEvents(_ request: Request) throws -> Response {
+        let client = try request.clientID()
+        _ = try catalog.requireLive(client)
+        let lastEventID = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let stream = ResponseStream()
+        let accepted = catalog.events.subscribe(client: client, stream: stream, lastEventID: lastEventID) {
+            catalog.live(client)
         }
+        guard accepted else {
+            throw APIError.tooManyEventStreams
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/event-stream")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Accel-Buffering", value: "no")
+        return Response(status: 200, headers: headers, stream: stream)
     }
 }

@@ -1,8 +1,14 @@
+import Logging
 import MicroHTTP
 import TabBarStore
 
-extension APIHandlers {
-    /// The problem+json answer for an error a handler threw or a deferred write reported.
+/// Turns what a handler threw, or a deferred write reported, into problem+json, logging what is not the client's
+/// mistake.
+struct ErrorResponder: Sendable {
+    let store: any TabBarStore
+    let logger: Logger
+
+    /// The problem+json answer for `error`.
     func response(for error: any Error, request: Request) -> Response {
         switch error {
         case let error as APIError:

@@ -1,12 +1,22 @@
 import Foundation
+import Logging
 import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-extension APIHandlers {
+/// Publishing configs, their history and previews (admin keys): the catalog's writes, each with its audit entry.
+struct ConfigHandlers: Sendable {
+    let catalog: Catalog
+    let admin: AdminAccess
+    /// Evaluates a preview as `…/tabs/explain` evaluates the live config.
+    let explainer: Explainer
+    let logger: Logger
+
+    var store: any TabBarStore { catalog.store }
+
     /// `GET /v1/clients`: every client with its live version.
     func listClients(_ request: Request) throws -> Response {
-        try requireScope(.read, request)
+        try admin.requireScope(.read, request)
         let clients = catalog.clients().map {
             ClientSummary(client: $0.stored.client, version: $0.stored.version, publishedAt: $0.stored.publishedAt)
         }
@@ -15,14 +25,14 @@ extension APIHandlers {
 
     /// `GET /v1/clients/{client}/config`: the live source document with its version.
     func getConfig(_ request: Request) throws -> Response {
-        try requireScope(.read, request)
-        return configResponse(try requireLive(try request.clientID()), request)
+        try admin.requireScope(.read, request)
+        return configResponse(try catalog.requireLive(try request.clientID()), request)
     }
 
     /// One config version as a cacheable response (or 304 when `If-None-Match` names it).
     func configResponse(_ version: LiveConfig, _ request: Request) -> Response {
         let validators = CacheValidators(
-            etag: EntityTag.config(version: version.stored.version), cacheControl: privateCacheControl,
+            etag: EntityTag.config(version: version.stored.version), cacheControl: CachePolicy.privateCacheControl,
             variesByLanguage: false)
         if let notModified = validators.notModified(request) { return notModified }
         return validators.jsonResponse(CanonicalJSON.encode(version.envelope))
@@ -33,7 +43,7 @@ extension APIHandlers {
     /// change (`DryRunBody`), publishing nothing.
     func putConfig(_ request: Request) throws -> Response {
         // A dry run publishes nothing: a read key may make one (a CI job checking a change before review).
-        let key = try requireScope((try? request.dryRunQuery()) == true ? .read : .publish, request)
+        let key = try admin.requireScope((try? request.dryRunQuery()) == true ? .read : .publish, request)
         let client = try request.clientID()
         let note = try request.noteQuery()
         let dryRun = try request.dryRunQuery()
@@ -70,9 +80,25 @@ extension APIHandlers {
                 liveETag: live.map { EntityTag.config(version: $0.stored.version) }, diff: diff))
     }
 
+    /// `POST /v1/clients/{client}/config/preview?<context>[&user=…]` (admin): a document not published, validated as
+    /// a publish validates it (the same 400 and 422) and resolved for the context as `…/tabs/explain` resolves the
+    /// live one, with the user's saved order merged in when `user` is given. Nothing is stored. The answer's
+    /// `version` is the one a publish made now would get. The admin console's live preview.
+    func previewConfig(_ request: Request) throws -> Response {
+        try admin.requireScope(.read, request)
+        let client = try request.clientID()
+        let query = try explainer.query(request)
+        let config = try publishableConfig(request, detail: "The config document is not valid.")
+        let version = (catalog.live(client)?.stored.version ?? 0) + 1
+        return .json(
+            explainer.explain(
+                config, targeting: TargetingPlan(config: config), locales: LocaleIndex(config.availableLocales),
+                client: client, version: version, query: query))
+    }
+
     /// `DELETE /v1/clients/{client}/config`: deletes the client, its versions and its users' customizations.
     func deleteConfig(_ request: Request) throws -> Response {
-        let key = try requireScope(.admin, request)
+        let key = try admin.requireScope(.admin, request)
         let client = try request.clientID()
         let audit = AuditRecord.deleting(live: catalog.live(client), key: key, request: request)
         guard try catalog.delete(client: client, audit: audit) else { throw APIError.unknownClient(client) }

@@ -3,12 +3,12 @@ import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-extension APIHandlers {
+extension ConfigHandlers {
     /// `GET /v1/clients/{client}/config/versions`: the kept versions, newest first.
     func listVersions(_ request: Request) throws -> Response {
-        try requireScope(.read, request)
+        try admin.requireScope(.read, request)
         let client = try request.clientID()
-        let live = try requireLive(client)
+        let live = try catalog.requireLive(client)
         let versions = store.versionHistory(client: client).map {
             VersionSummary(
                 version: $0.version, publishedAt: $0.publishedAt, note: $0.note, rollbackOf: $0.rollbackOf,
@@ -19,18 +19,18 @@ extension APIHandlers {
 
     /// `GET /v1/clients/{client}/config/versions/{version}`: one kept version with its document.
     func getVersion(_ request: Request) throws -> Response {
-        try requireScope(.read, request)
+        try admin.requireScope(.read, request)
         let client = try request.clientID()
         let number = try request.versionNumber()
-        _ = try requireLive(client)
+        _ = try catalog.requireLive(client)
         return configResponse(try storedVersion(client: client, number: number), request)
     }
 
     /// `POST /v1/clients/{client}/config/rollback`: publishes a copy of an older version as the new live one.
     func rollback(_ request: Request) throws -> Response {
-        let key = try requireScope(.publish, request)
+        let key = try admin.requireScope(.publish, request)
         let client = try request.clientID()
-        _ = try requireLive(client)
+        _ = try catalog.requireLive(client)
         let body: RollbackRequest
         switch RollbackRequest.decode(json: try request.jsonBody()) {
         case .success(let decoded): body = decoded

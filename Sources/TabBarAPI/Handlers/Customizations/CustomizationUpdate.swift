@@ -6,7 +6,7 @@ import TabBarStore
 /// Every write of a user's customization (tab order, reset, opening and closing tabs) is a compare-and-set on the
 /// user's revision, so that none undoes another made meanwhile: a tab order saved from an old read would otherwise
 /// close a tab another device opened (docs/ARCHITECTURE.md, "Tabs a user opens").
-extension APIHandlers {
+extension CustomizationHandlers {
     /// What an update does with the user's current customization.
     enum CustomizationChange: Sendable {
         /// Store the value; the response is made from the entry stored.
@@ -44,7 +44,7 @@ extension APIHandlers {
             return response
         case .save(let value, let answer):
             let update = CustomizationUpdate(
-                handlers: self, request: request, client: client, user: user, retries: retries, change: change,
+                store: store, errors: errors, request: request, client: client, user: user, retries: retries, change: change,
                 deferred: DeferredResponse())
             update.save(value, expectedRevision: revision, answer: answer, attempt: 1)
             return Response(deferred: update.deferred)
@@ -54,30 +54,31 @@ extension APIHandlers {
 
 /// One update in flight: its saves, and its retries after a lost race.
 private struct CustomizationUpdate: Sendable {
-    let handlers: APIHandlers
+    let store: any TabBarStore
+    let errors: ErrorResponder
     let request: Request
     let client: String
     let user: String
     let retries: Bool
-    let change: @Sendable (CustomizationEntry?) throws -> APIHandlers.CustomizationChange
+    let change: @Sendable (CustomizationEntry?) throws -> CustomizationHandlers.CustomizationChange
     let deferred: DeferredResponse
 
     func save(
         _ value: StoredCustomization, expectedRevision: UInt64,
         answer: @escaping @Sendable (CustomizationEntry) -> Response, attempt: Int
     ) {
-        handlers.store.saveCustomization(client: client, user: user, value, expectedRevision: expectedRevision) {
+        store.saveCustomization(client: client, user: user, value, expectedRevision: expectedRevision) {
             result in
             switch result {
             case .success(let entry):
                 deferred.complete { answer(entry) }
             case .failure(let error as StoreError) where error == .revisionMismatch && retries:
-                guard attempt < APIHandlers.updateAttempts else {
+                guard attempt < CustomizationHandlers.updateAttempts else {
                     return deferred.complete(.problem(.concurrentUpdate, for: request))
                 }
                 retry(after: attempt)
             case .failure(let error):
-                deferred.complete { handlers.response(for: error, request: request) }
+                deferred.complete { errors.response(for: error, request: request) }
             }
         }
     }
@@ -86,8 +87,8 @@ private struct CustomizationUpdate: Sendable {
     private func retry(after attempt: Int) {
         let pause = DispatchTimeInterval.milliseconds(1 << (attempt - 1))
         DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
-            handlers.store.readThrough(client: client, user: user) { _ in
-                let current = handlers.store.customization(client: client, user: user)
+            store.readThrough(client: client, user: user) { _ in
+                let current = store.customization(client: client, user: user)
                 do {
                     switch try change(current) {
                     case .answer(let response):
@@ -96,7 +97,7 @@ private struct CustomizationUpdate: Sendable {
                         save(value, expectedRevision: current?.revision ?? 0, answer: answer, attempt: attempt + 1)
                     }
                 } catch {
-                    deferred.complete { handlers.response(for: error, request: request) }
+                    deferred.complete { errors.response(for: error, request: request) }
                 }
             }
         }
