@@ -426,7 +426,7 @@ extension FaultInjectionTests {
             problem?["type"] as? String == "urn:tabconfig:problem:store-unavailable", sourceLocation: sourceLocation)
     }
 
-    /// docs/ARCHITECTURE.md, "What answers never contain": no body names a file, so none may contain the data directory's path.
+    /// docs/design/model.md, "What answers never contain": no body names a file, so none may contain the data directory's path.
     static func expectNoPaths(
         _ responses: [TestResponse], data: URL, sourceLocation: SourceLocation = #_sourceLocation
     ) {

@@ -111,7 +111,7 @@ enum Fixtures {
         ["tabs": tabs, "maxVisibleTabs": maxVisibleTabs, "userCustomizable": customizable, "defaultLocale": "en"]
     }
 
-    /// The six tabs of the merge example (docs/ARCHITECTURE.md, "The merge") the merge tests share.
+    /// The six tabs of the merge example (docs/design/model.md, "The merge") the merge tests share.
     static var designExample: [String: Any] {
         config([
             tab("home", locked: true), tab("search"), tab("library"), tab("favorites"), tab("profile"),

@@ -3,7 +3,7 @@ import MicroHTTPTesting
 import TabBarModel
 import Testing
 
-/// The merge (docs/ARCHITECTURE.md, "The merge") through the real server: save as a user, publish a new config, read the merge.
+/// The merge (docs/design/model.md, "The merge") through the real server: save as a user, publish a new config, read the merge.
 @Suite("merge rules over HTTP")
 struct MergeEndpointTests {
     typealias F = Fixtures
