@@ -4,8 +4,8 @@ import TabBarStore
 /// What a request needs of the catalog before a handler answers it: the live config it names, and on a shared store
 /// what to read first. A replica on a shared store answers a request that names a version or a revision newer than
 /// it holds (another replica wrote it and its notice has not arrived) only after reading it from the store: a client
-/// that presents an ETag it was given never gets an older revision from any replica (docs/ARCHITECTURE.md, "Several
-/// replicas").
+/// that presents an ETag it was given never gets an older revision from any replica (docs/design/stores.md,
+/// "The PostgreSQL store").
 extension Catalog {
     /// What to read through before answering.
     struct ReadThrough {

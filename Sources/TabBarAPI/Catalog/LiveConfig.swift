@@ -26,7 +26,7 @@ final class LiveConfig: Sendable {
         targeting = TargetingPlan(config: config)
     }
 
-    /// The locale a request gets (docs/ARCHITECTURE.md, "Resolving a tab bar"): the `?locale=` value, else `Accept-Language`, else the default.
+    /// The locale a request gets (docs/design/model.md, "Resolving a tab bar"): the `?locale=` value, else `Accept-Language`, else the default.
     func resolveLocale(query: String?, acceptLanguage: String?) -> String {
         config.resolveLocale(query: query, acceptLanguage: acceptLanguage, available: locales).locale
     }

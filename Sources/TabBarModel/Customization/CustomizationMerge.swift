@@ -1,4 +1,4 @@
-/// The merge (docs/ARCHITECTURE.md, "The merge") of a saved customization into the shown top-level tabs. Deterministic.
+/// The merge (docs/design/model.md, "The merge") of a saved customization into the shown top-level tabs. Deterministic.
 ///
 /// 1. The saved order is resolved: ids gone from the config follow `replaces` (through hard-deprecated tabs too)
 ///    to the tab that takes their position, unless that tab is already in the saved order or already took one;

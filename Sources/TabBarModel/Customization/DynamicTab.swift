@@ -1,5 +1,5 @@
 /// A tab a user opened from one of the config's templates, as stored with the user's customization
-/// (docs/ARCHITECTURE.md, "Tabs a user opens").
+/// (docs/design/model.md, "Tabs a user opens").
 public struct DynamicTab: Codable, Sendable, Hashable {
     /// The id of the template it was opened from.
     public let template: String

@@ -1,5 +1,5 @@
 extension TabBarConfig {
-    /// docs/ARCHITECTURE.md, "Writing a customization". Duplicate ids in `order` or `hidden` and hiding a live tab that is not
+    /// docs/design/model.md, "Writing a customization". Duplicate ids in `order` or `hidden` and hiding a live tab that is not
     /// hideable are invalid (pointer to the offending entry); ids that are not live top-level tabs are not stored
     /// and are listed in `ignored` (request order, `order` then `hidden`, no duplicates); a config with
     /// `userCustomizable: false` refuses every write.

@@ -1,5 +1,5 @@
 extension TabBarConfig {
-    /// Opening a tab for a user whose open tabs are `openTabs` (docs/ARCHITECTURE.md, "Tabs a user opens"): the tab
+    /// Opening a tab for a user whose open tabs are `openTabs` (docs/design/model.md, "Tabs a user opens"): the tab
     /// already open under the request's name, whatever else the request says (`isNew` false: opening is idempotent
     /// by name); else the new tab, when the config has the template (422 at `/template`), the template declares every
     /// parameter given (422 at `/parameters/NAME`) and fewer than its `maxOpen` tabs of it are open (409).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What publishing a config document would change against the live one (docs/ARCHITECTURE.md, "Comparing
+/// What publishing a config document would change against the live one (docs/design/model.md, "Comparing
 /// documents"): the tabs added, removed and changed, and every change as a JSON pointer with its values.
 ///
 /// Both documents are compared in their canonical JSON (`CanonicalJSON`, keys sorted), so the diff is empty exactly

@@ -1,4 +1,4 @@
-/// The id patterns of docs/ARCHITECTURE.md, "Identifiers": the one rule for client and user ids, used by the API and by the store (which
+/// The id patterns of docs/design/model.md, "Identifiers": the one rule for client and user ids, used by the API and by the store (which
 /// names directories after client ids), and for the names inside a document (tab ids, experiment keys, group names).
 public enum Identifiers {
     /// The client id pattern, as messages and the OpenAPI document state it.

@@ -1,4 +1,4 @@
-/// The source document an admin publishes for one client (docs/ARCHITECTURE.md, "The config document").
+/// The source document an admin publishes for one client (docs/design/model.md, "The config document").
 public struct TabBarConfig: Codable, Sendable, Hashable {
     /// Top-level tabs in their default order.
     public var tabs: [Tab]

@@ -1,5 +1,5 @@
 /// A kind of tab a user opens at runtime (a document, a search, a web page): the config's `tabTemplates`
-/// (docs/ARCHITECTURE.md, "Tabs a user opens").
+/// (docs/design/model.md, "Tabs a user opens").
 public struct TabTemplate: Codable, Sendable, Hashable {
     /// Unique across the document's tabs and templates; the pattern of tab ids.
     public var id: String

@@ -1,4 +1,4 @@
-/// Reading the targeting fields of a config document (docs/ARCHITECTURE.md, "Targeting"): a tab's `when` and
+/// Reading the targeting fields of a config document (docs/design/model.md, "Targeting"): a tab's `when` and
 /// `rollout`, the document's `groups` and `experiments`. As for the rest of the document, anything that cannot be
 /// read is reported and its pointer tainted; an array element that cannot be read stands as a placeholder so that
 /// the others keep their pointers.

@@ -1,5 +1,5 @@
 extension TabBarConfig {
-    /// The layout a request with `outcome` gets (docs/ARCHITECTURE.md, "Resolving a tab bar"): hard-deprecated and
+    /// The layout a request with `outcome` gets (docs/design/model.md, "Resolving a tab bar"): hard-deprecated and
     /// absent tabs left out, the variation's order, `maxVisibleTabs`, `initialTab` and `appearance` applied. An
     /// `initialTab` that is not shown falls back to the first enabled shown tab.
     public func layout(for outcome: TargetingOutcome) -> TabBarLayout {

@@ -12,7 +12,7 @@ extension TabBarConfig {
         return tags
     }
 
-    /// The locale choice of docs/ARCHITECTURE.md, "Resolving a tab bar". `query` (the ?locale= value) wins when given: its exact tag (case-insensitive) if
+    /// The locale choice of docs/design/model.md, "Resolving a tab bar". `query` (the ?locale= value) wins when given: its exact tag (case-insensitive) if
     /// present, else its language subtag if present, else `defaultLocale`. Otherwise the best match of the
     /// `Accept-Language` header (q-values honoured, q=0 excluded, `*` ignored; per range in preference order the
     /// exact tag, then its language subtag), else `defaultLocale`.

@@ -1,5 +1,5 @@
 extension TabBarConfig {
-    /// The tab bar an app receives (docs/ARCHITECTURE.md, "Resolving a tab bar"): the layout of the targeting
+    /// The tab bar an app receives (docs/design/model.md, "Resolving a tab bar"): the layout of the targeting
     /// `outcome`, localized for `locale`, placement computed. `saved == nil` gives the default tab bar (no
     /// `customization` in the result); otherwise the user variant, merged when `.saved` (source "user") and in
     /// default order for `.none`, `.undecodable` and an empty saved customization (source "default").

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A config's targeting rules compiled once (docs/ARCHITECTURE.md, "Targeting"): every tab's `when`, `rollout` and
+/// A config's targeting rules compiled once (docs/design/model.md, "Targeting"): every tab's `when`, `rollout` and
 /// `startsAt` / `endsAt`, and the experiments with their bucket ranges. ``evaluate(_:at:)`` runs per request.
 public struct TargetingPlan: Sendable {
     /// One tab of the hierarchy, in document order (parents before their children). A class: evaluation reads

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules of the targeting fields (docs/ARCHITECTURE.md, "Targeting"): a tab's `when`, `rollout`, `startsAt` and
+/// The rules of the targeting fields (docs/design/model.md, "Targeting"): a tab's `when`, `rollout`, `startsAt` and
 /// `endsAt`, and the document's `groups` and `experiments`.
 extension ConfigValidator {
     // MARK: - A tab

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The semantic rules of a config document (docs/ARCHITECTURE.md, "The config document") over a typed one. Problems at tainted pointers (places the JSON reader
+/// The semantic rules of a config document (docs/design/model.md, "The config document") over a typed one. Problems at tainted pointers (places the JSON reader
 /// already reported as unreadable) are suppressed, and so are checks that need data that could not be read.
 struct ConfigValidator {
     /// Most characters in any string of the document.
@@ -470,7 +470,7 @@ struct ConfigValidator {
 }
 
 extension TabBarConfig {
-    /// Semantic validation of an already-typed document (docs/ARCHITECTURE.md, "The config document"). Empty = valid.
+    /// Semantic validation of an already-typed document (docs/design/model.md, "The config document"). Empty = valid.
     public func validate() -> [ValidationProblem] {
         var validator = ConfigValidator(config: self)
         return validator.run()

@@ -3,7 +3,7 @@ import Glibc
 import Logging
 import Synchronization
 
-/// The embedded store: files under one data directory (docs/ARCHITECTURE.md, "The store: format and recovery").
+/// The embedded store: files under one data directory (docs/design/stores.md, "The store: format and recovery").
 ///
 /// ```
 /// <data>/clients/<client>/versions/000001.json …   one immutable file per retained version (the newest

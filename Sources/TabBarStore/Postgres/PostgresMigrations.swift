@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 
-/// The PostgreSQL store's schema as numbered migrations (docs/ARCHITECTURE.md, "PostgreSQL store"). Each replica
+/// The PostgreSQL store's schema as numbered migrations (docs/design/stores.md, "PostgreSQL store"). Each replica
 /// applies the ones the database lacks at startup, holding an advisory lock meanwhile, so replicas starting at once
 /// apply each migration once. A migration is never edited after release: a change is a new one.
 enum PostgresMigrations {

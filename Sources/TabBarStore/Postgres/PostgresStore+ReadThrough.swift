@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reading through the cache, for a request that names what another replica wrote and this one has not yet applied
-/// (its notice is on the way): docs/ARCHITECTURE.md, "The PostgreSQL store".
+/// (its notice is on the way): docs/design/stores.md, "The PostgreSQL store".
 extension PostgresStore {
     public var isShared: Bool { true }
 

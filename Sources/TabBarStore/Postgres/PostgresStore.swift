@@ -4,7 +4,7 @@ import PostgresNIO
 import Synchronization
 import TabBarModel
 
-/// A ``TabBarStore`` in PostgreSQL (docs/ARCHITECTURE.md, "PostgreSQL store"), for several replicas on one
+/// A ``TabBarStore`` in PostgreSQL (docs/design/stores.md, "PostgreSQL store"), for several replicas on one
 /// database. A write is acknowledged once its transaction committed; each conditional write is one statement or one
 /// transaction holding the row's lock, so it is atomic across replicas. Reads are served from memory
 /// (``PostgresCache``): read at open, updated by this process's writes and by the ``ChangeNotice`` every write sends

@@ -1,6 +1,6 @@
 extension TabBar {
     /// This tab bar as the user arranged it on the device: what to show while a save is pending or offline. It
-    /// mirrors the service's merge (docs/ARCHITECTURE.md, "The merge"), so that the service's answer after saving
+    /// mirrors the service's merge (docs/design/model.md, "The merge"), so that the service's answer after saving
     /// `state` shows the same tabs in the same places.
     ///
     /// - Hidden: a tab of this bar that `state` hides is removed when it is ``Tab/hideable``, locked or not. Hiding

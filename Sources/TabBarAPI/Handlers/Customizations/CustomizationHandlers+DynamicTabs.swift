@@ -3,7 +3,7 @@ import MicroHTTP
 import TabBarModel
 import TabBarStore
 
-/// The tabs a user opens (docs/ARCHITECTURE.md, "Tabs a user opens"): stored with the user's customization, under
+/// The tabs a user opens (docs/design/model.md, "Tabs a user opens"): stored with the user's customization, under
 /// the same revision and ETag as the tab order, and with the same authentication and `If-Match` rules.
 extension CustomizationHandlers {
     /// `GET …/users/{user}/dynamic-tabs`: the open tabs, in the order they were opened.

@@ -5,7 +5,7 @@ import TabBarStore
 
 /// Every write of a user's customization (tab order, reset, opening and closing tabs) is a compare-and-set on the
 /// user's revision, so that none undoes another made meanwhile: a tab order saved from an old read would otherwise
-/// close a tab another device opened (docs/ARCHITECTURE.md, "Tabs a user opens").
+/// close a tab another device opened (docs/design/model.md, "Tabs a user opens").
 extension CustomizationHandlers {
     /// What an update does with the user's current customization.
     enum CustomizationChange: Sendable {

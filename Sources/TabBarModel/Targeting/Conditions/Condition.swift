@@ -1,6 +1,6 @@
 /// A targeting condition in the GrowthBook condition grammar (MongoDB-style JSON:
 /// `{"appVersion": {"$vgte": "5.2.0"}, "platform": {"$in": ["ios", "ipados"]}}`), kept as the JSON it was written in.
-/// docs/ARCHITECTURE.md, "Targeting".
+/// docs/design/model.md, "Targeting".
 public struct Condition: Sendable, Hashable {
     /// The condition as parsed.
     let json: JSONValue

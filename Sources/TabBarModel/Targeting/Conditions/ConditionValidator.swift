@@ -1,4 +1,4 @@
-/// The grammar of a targeting condition (docs/ARCHITECTURE.md, "Targeting"). What `ConditionEvaluator` would quietly
+/// The grammar of a targeting condition (docs/design/model.md, "Targeting"). What `ConditionEvaluator` would quietly
 /// take as false or as a literal to compare with (an unknown operator or attribute, a malformed version, an invalid
 /// regular expression, a group the document lacks) is a problem here, with its pointer.
 struct ConditionValidator {

@@ -1,4 +1,4 @@
-/// The attributes a condition can name: what a request's context holds (docs/ARCHITECTURE.md, "Targeting").
+/// The attributes a condition can name: what a request's context holds (docs/design/model.md, "Targeting").
 public enum ContextAttribute {
     /// The top-level attributes, by the names conditions use.
     public static let names: Set<String> = [

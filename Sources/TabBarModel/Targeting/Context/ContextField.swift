@@ -1,6 +1,6 @@
 /// The context attribute a condition path or a hash attribute names, resolved once when a plan is compiled so that
 /// evaluation reads the request's context directly instead of looking the name up in JSON attributes
-/// (docs/ARCHITECTURE.md, "Targeting").
+/// (docs/design/model.md, "Targeting").
 enum ContextField: Hashable, Sendable {
     case platform, appVersion, osVersion, country, deviceId, locale, language, userId
     /// `attr.NAME`, by NAME.

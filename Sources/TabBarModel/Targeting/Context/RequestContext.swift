@@ -1,4 +1,4 @@
-/// Who is asking for a tab bar (docs/ARCHITECTURE.md, "Targeting"): what the app says of itself in query
+/// Who is asking for a tab bar (docs/design/model.md, "Targeting"): what the app says of itself in query
 /// parameters, and what the service adds (the resolved locale, its language, the user of a user tab bar).
 /// Conditions see these as top-level attributes by the same names, the custom ones in an object `attr`.
 public struct RequestContext: Sendable, Equatable {
