@@ -39,3 +39,60 @@ public struct TabBar: Codable, Sendable, Hashable {
         self.experiment = experiment
     }
 }
+
+extension TabBar {
+    /// The experiment an answer belongs to and its variation (0 is the control).
+    public struct Experiment: Codable, Sendable, Hashable {
+        /// The experiment's key.
+        public var key: String
+        /// The variation: 0 is the control.
+        public var variation: Int
+
+        /// A value with the given members.
+        public init(key: String, variation: Int) {
+            self.key = key
+            self.variation = variation
+        }
+    }
+}
+
+extension TabBar {
+    /// A tab's images, as names of images the app bundles.
+    public struct Icon: Codable, Sendable, Hashable {
+        /// The image shown normally.
+        public var image: String
+        /// The image shown while the tab is selected, if it differs.
+        public var selectedImage: String?
+
+        /// A value with the given members.
+        public init(image: String, selectedImage: String? = nil) {
+            self.image = image
+            self.selectedImage = selectedImage
+        }
+    }
+}
+
+extension TabBar {
+    /// Colours (`#RRGGBB` or `#RRGGBBAA`) and background image of the bar.
+    public struct Appearance: Codable, Sendable, Hashable {
+        /// The name of an image the app bundles, drawn behind the bar.
+        public var backgroundImage: String?
+        /// The bar's tint.
+        public var tintColor: String?
+        /// The tint of the selected item.
+        public var selectedTintColor: String?
+        /// The tint of the other items.
+        public var unselectedTintColor: String?
+
+        /// A value with the given members.
+        public init(
+            backgroundImage: String? = nil, tintColor: String? = nil, selectedTintColor: String? = nil,
+            unselectedTintColor: String? = nil
+        ) {
+            self.backgroundImage = backgroundImage
+            self.tintColor = tintColor
+            self.selectedTintColor = selectedTintColor
+            self.unselectedTintColor = unselectedTintColor
+        }
+    }
+}
