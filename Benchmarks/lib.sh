@@ -1,5 +1,5 @@
 # Shared by the benchmark scripts (sourced, not run): root/sudo, installs and builds, free ports, wrk latencies,
-# CPU time per request, TARGET lines.
+# CPU time per request, TARGET lines (thresholds from Benchmarks/Thresholds/), results files (Benchmarks/results/).
 
 # as_root COMMAND…: runs it as root, through sudo when not root already.
 as_root() {
@@ -98,9 +98,16 @@ put_unexpected() {
   sed -n 's/^put-tab-order.lua: responses other than [0-9]*: \([0-9]*\)$/\1/p'
 }
 
-# print_machine: one line with the core count, the CPU model and the load average.
+# machine: one line with the core count, the CPU model, the memory and the load average.
+machine() {
+  echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);" \
+    "memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo);" \
+    "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# print_machine: prints that line.
 print_machine() {
-  echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  machine
 }
 
 # free_port: a TCP port free on 127.0.0.1 right now.
@@ -132,14 +139,102 @@ wrk_errors() {
 failed=0
 targets=()
 
-# target NAME MEASURED OP VALUE: records the TARGET line (printed after the table); a non-number fails.
+# The script's thresholds: Benchmarks/Thresholds/<script name>.txt, one target a line, "NAME OP VALUE" (OP: >=, <=
+# or ==; # starts a comment).
+thresholds_file=Benchmarks/Thresholds/$(basename "$0" .sh).txt
+
+# threshold NAME: "OP VALUE" of the target NAME in the thresholds file; nothing when it has none.
+threshold() {
+  awk -v name="$1" '$1 == name { print $2, $3; exit }' "$thresholds_file" 2>/dev/null || true
+}
+
+# threshold_value NAME: VALUE alone.
+threshold_value() {
+  threshold "$1" | cut -d' ' -f2
+}
+
+# target NAME MEASURED [OP VALUE]: records the TARGET line (printed after the table); a non-number fails. Without OP
+# and VALUE they are read from the thresholds file (a target missing there fails).
 target() {
-  local verdict
-  verdict=$(awk -v m="$2" -v op="$3" -v v="$4" 'BEGIN {
+  local op=${3:-} value=${4:-} verdict
+  if [ $# -lt 4 ]; then
+    read -r op value <<<"$(threshold "$1")"
+    if [ -z "$value" ]; then
+      targets+=("TARGET $1: $2 (no threshold in $thresholds_file) FAIL")
+      failed=1
+      return
+    fi
+  fi
+  verdict=$(awk -v m="$2" -v op="$op" -v v="$value" 'BEGIN {
     if (m !~ /^[0-9.]+$/) ok = 0; else ok = (op == ">=") ? (m >= v) : (op == "<=") ? (m <= v) : (m == v)
     print ok ? "PASS" : "FAIL" }')
-  targets+=("TARGET $1: $2 (required $3 $4) $verdict")
+  targets+=("TARGET $1: $2 (required $op $value) $verdict")
   [ "$verdict" = PASS ] || failed=1
+}
+
+# commit_id: HEAD's short hash, with "-dirty" when the work tree differs from it (results files aside).
+commit_id() {
+  local id
+  id=$(git rev-parse --short HEAD 2>/dev/null) || { echo unknown; return; }
+  [ -z "$(git status --porcelain -- . ':!Benchmarks/results' 2>/dev/null)" ] || id+=-dirty
+  echo "$id"
+}
+
+# results_start: from here on, what the script prints (stdout) is also kept, under a header naming the UTC date, the
+# commit, the machine, the command with its BENCH_* settings, the tabconfig binary and the thresholds file;
+# results_save then writes it to Benchmarks/results/<script name>/<UTC date>-<commit>.md (…-2.md, …-3.md when that
+# exists). BENCH_RESULTS=0: nothing is kept.
+results_start() {
+  [ "${BENCH_RESULTS:-1}" != 0 ] || return 0
+  local settings
+  results_name=$(basename "$0" .sh)
+  results_date=$(date -u +%Y-%m-%d)
+  results_commit=$(commit_id)
+  settings=$(env | grep -E '^BENCH_[A-Z_]*=' | sort | tr '\n' ' ' || true)
+  mkdir -p .build-bench
+  results_log=$(mktemp "$(pwd)/.build-bench/results.XXXXXX")
+  {
+    echo "# Benchmarks/$results_name.sh"
+    echo
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
+    echo "- commit: $results_commit (\`git rev-parse --short HEAD\`; -dirty: the work tree differed from it)"
+    echo "- machine: $(machine) (at the start)"
+    echo "- command: \`Benchmarks/$results_name.sh\`; settings: ${settings:-none}"
+    echo "- tabconfig: ${TABCONFIG_BINARY:-none}"
+    [ ! -f "$thresholds_file" ] ||
+      echo "- thresholds: [Thresholds/$results_name.txt](../../Thresholds/$results_name.txt) at that commit"
+    echo
+    echo "What the script printed:"
+    echo
+    echo '```text'
+  } >"$results_log"
+  exec 3>&1 > >(tee -a "$results_log")
+  results_tee=$!
+}
+
+# results_save: writes what results_start kept into its results file, and says where on stderr.
+results_save() {
+  [ -n "${results_log:-}" ] || return 0
+  local base file n=1
+  exec 1>&3 3>&-
+  # tee ends when nothing writes to it any more. A server still running holds the pipe too, so wait at most 2 s:
+  # tee writes what it reads at once.
+  for _ in $(seq 1 40); do
+    kill -0 "$results_tee" 2>/dev/null || break
+    sleep 0.05
+  done
+  echo '```' >>"$results_log"
+  mkdir -p "Benchmarks/results/$results_name"
+  base=Benchmarks/results/$results_name/$results_date-$results_commit
+  file=$base.md
+  while [ -e "$file" ]; do
+    n=$((n + 1))
+    file=$base-$n.md
+  done
+  chmod 644 "$results_log"
+  mv "$results_log" "$file"
+  results_log=
+  echo "results: $file" >&2
 }
 
 # pgbench_upsert NAME URL DIR [POSTMASTER_PID]: the PostgreSQL reference of the durable-write scenarios on the

@@ -3,7 +3,8 @@
 # "off" (TABCONFIG_METRICS=false TABCONFIG_ACCESS_LOG=false) and "on" (the defaults: /metrics recorded, one access-log
 # line per request, written to the server's log file), each measured in turn with the same wrk command; the cost is
 # 1 − on ÷ off of the median requests/s, in percent. With BENCH_SPLIT=1 two more servers run beside them, "metrics"
-# (the access log off) and "log" (metrics off), to tell the two costs apart.
+# (the access log off) and "log" (metrics off), to tell the two costs apart. No target: it measures a setting. What
+# it prints is also written to Benchmarks/results/observability/<UTC date>-<commit>.md (Benchmarks/lib.sh).
 #
 # Environment: TABCONFIG_BINARY (default: a release build into .build-bench/), BENCH_DURATION (seconds per run,
 # default 5), BENCH_ROUNDS (runs per server and path, default 5), BENCH_CONNECTIONS (default 32), BENCH_SPLIT.
@@ -47,6 +48,7 @@ for variant in "${variants[@]}"; do
 done
 
 paths=(/v1/clients/ios-phone/tabs?locale=en /v1/clients/ios-phone/users/bench-user/tabs?locale=en)
+results_start
 print_machine
 echo "$threads worker thread(s) per server; $rounds rounds of wrk -t1 -c$connections -d${duration}s per path, the" \
   "servers (${variants[*]}) in turn; median requests/s"
@@ -74,3 +76,4 @@ for path in "${paths[@]}"; do
 done
 lines=$(grep -c '\[MicroHTTP\] request' "$work/on/server.log" || true)
 echo "access-log lines written by the \"on\" server: $lines"
+results_save

@@ -14,7 +14,9 @@
 # server's CPU per request of that run (user + system microseconds, from /proc: steadier than requests/s on a shared
 # machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
-# for the ratio targets and for zero non-2xx responses and socket errors in every run. Exits 1 if any is FAIL.
+# for the ratio targets (Benchmarks/Thresholds/reads.txt) and for zero non-2xx responses and socket errors in every
+# run. Exits 1 if any is FAIL. What it prints from the first server's start on is also written to
+# Benchmarks/results/reads/<UTC date>-<commit>.md (Benchmarks/lib.sh, results_start).
 #
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
@@ -76,6 +78,7 @@ hummingbird+=/HummingbirdReference
 echo "reads: swift build -c release --package-path Benchmarks/http-floor (MicroHTTP on its own)"
 build swift build -c release --package-path Benchmarks/http-floor --product HTTPFloor
 http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
+results_start
 
 # The ceiling polls like the service: mode and turbo flag read from its sources unless overridden.
 daemon_source=Sources/MicroHTTP/Daemon/Daemon.swift
@@ -94,9 +97,9 @@ if [ -z "${BENCH_MHD_TURBO:-}" ]; then
   grep -q 'MHD_USE_TURBO' "$daemon_source" && BENCH_MHD_TURBO=1
 fi
 # wrk runs one thread on this machine, so every server gets the other cores. (On 2 cores, two libmicrohttpd threads
-# split wrk's 64 connections between them at random, and a run's rate then depends on that split: 80,416 to
-# 107,095 req/s for the ceiling in one run of five; one thread does not split. nginx and Hummingbird measured no
-# slower with one worker than with two here; see Benchmarks/README.md.)
+# split wrk's 64 connections between them at random, and a run's rate then depends on that split; one thread does
+# not split. nginx and Hummingbird measured no slower with one worker than with two:
+# Benchmarks/results/reads/unknown-unknown-threading.md.)
 threads=${BENCH_SERVER_THREADS:-$(($(nproc) > 1 ? $(nproc) - 1 : 1))}
 ceiling_flags=(--mode "$BENCH_MHD_MODE" --threads "$threads")
 [ "$BENCH_MHD_TURBO" = 1 ] && ceiling_flags+=(--turbo)
@@ -205,8 +208,7 @@ grep -q '"experiment":{"key":"bar-order"' "$www$context_default_path" &&
   { echo "reads: the targeted tab bar lacks the experiment or a gated tab: $(cat "$www$context_default_path")" >&2; exit 1; }
 
 wrk_command="wrk -t1 -c$connections -d${duration}s --latency URL"
-echo "nproc: $(nproc); CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);" \
-  "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+print_machine
 echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
   "user tab bar $user_bytes bytes ($user_path$query)"
 echo "open tabs: user tab bar with five open tabs $(wc -c <"$www$opener_path") bytes ($opener_path$query)"
@@ -475,12 +477,14 @@ for scenario in get-default get-user context-default context-user user-5-open; d
 done
 echo
 
-target get-default/ceiling "$(ratio get-default ceiling)" ">=" 0.85
-target get-default/nginx "$(ratio get-default nginx)" ">=" 1.2
-target get-default/hummingbird "$(ratio get-default hummingbird)" ">=" 2
-target get-user/ceiling "$(ratio get-user ceiling)" ">=" 0.6
-target context-default/ceiling "$(ratio context-default ceiling)" ">=" 0.85
-target context-user/ceiling "$(ratio context-user ceiling)" ">=" 0.6
-target user-5-open/ceiling "$(ratio user-5-open ceiling)" ">=" 0.6
+# The ratio targets, from Benchmarks/Thresholds/reads.txt.
+target get-default/ceiling "$(ratio get-default ceiling)"
+target get-default/nginx "$(ratio get-default nginx)"
+target get-default/hummingbird "$(ratio get-default hummingbird)"
+target get-user/ceiling "$(ratio get-user ceiling)"
+target context-default/ceiling "$(ratio context-default ceiling)"
+target context-user/ceiling "$(ratio context-user ceiling)"
+target user-5-open/ceiling "$(ratio user-5-open ceiling)"
 printf '%s\n' "${targets[@]}"
+results_save
 exit "$failed"

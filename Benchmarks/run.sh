@@ -7,13 +7,15 @@
 #   Benchmarks/streams.sh  a publish reaching 200 open event streams vs one; idle CPU with them open vs none
 #   Benchmarks/replicas.sh PUT through two replicas on PostgreSQL vs pgbench; user GET on the PostgreSQL store vs the
 #                          file store; migrate-store of 1,000,000 customizations
-# Each prints its table and TARGET lines; this prints the machine, then a summary of every TARGET line, and exits
-# 1 if any target failed, any run had non-2xx responses or socket errors, or a scenario script failed.
+# Each prints its table and TARGET lines (thresholds in Benchmarks/Thresholds/) and writes what it printed to
+# Benchmarks/results/<scenario>/<UTC date>-<commit>.md; this prints the machine, then a summary of every TARGET line
+# and the results files, and exits 1 if any target failed, any run had non-2xx responses or socket errors, or a
+# scenario script failed.
 #
 #   Benchmarks/run.sh [--duration SECONDS] [--only reads|writes|memory|streams|replicas]
 #
 # --duration: seconds of each measured wrk/pgbench run (default 10; BENCH_DURATION). --only: one scenario script.
-# Benchmarks/README.md explains the scenarios, their references and how to read the ratios.
+# Benchmarks/README.md explains the scenarios, their references, their targets and how to read the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -72,10 +74,7 @@ TABCONFIG_BINARY=$(realpath "$(swift build -c release --scratch-path .build-benc
 BENCH_DURATION=$duration
 export TABCONFIG_BINARY BENCH_DURATION
 
-echo "nproc: $(nproc)"
-echo "CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-echo "memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+print_machine
 echo "tabconfig: $TABCONFIG_BINARY; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); duration ${duration}s"
 
 logs=$(mktemp -d)
@@ -113,6 +112,7 @@ fi
 for scenario in "${scenarios[@]}"; do
   echo "Benchmarks/$scenario.sh: ${statuses[$scenario]}"
 done
+grep -h '^results: ' "$logs"/*.log || true
 if [ "$failed" -eq 0 ]; then
   echo "run: every target met, no errors"
 else

@@ -2,16 +2,18 @@
 """What 1M, 10M and 100M daily users need, computed from the benchmark suite's measured figures (docs/SCALING.md).
 
     Benchmarks/run.sh > bench.log; python3 Benchmarks/scaling.py bench.log [replicas.log …]
+    python3 Benchmarks/scaling.py Benchmarks/results/reads/DATE-COMMIT.md Benchmarks/results/replicas/… …
 
 Reads every `FIGURE <name> <value> <unit>` line of the files given (Benchmarks/reads.sh, replicas.sh and streams.sh
-print them, and the replica run of the test suite, Tests/Replicas/replicas.py); a later file's figure replaces an
-earlier one's. Prints the figures used, the traffic assumptions (each a flag) and a Markdown table per scale, then
-which limit each scale reaches first. Figures a run did not print are reported missing and their rows left out.
-Python 3 standard library only.
+print them, so their results files hold them too, and the replica run of the test suite, Tests/Replicas/replicas.py);
+a later file's figure replaces an earlier one's. Prints the figures used, the traffic assumptions (each a flag) and a
+Markdown table per scale, then which limit each scale reaches first. Figures a run did not print are reported missing
+and their rows left out. Python 3 standard library only.
 """
 
 import argparse
 import math
+import os
 import re
 import sys
 
@@ -19,8 +21,21 @@ SCALES = [1_000_000, 10_000_000, 100_000_000]
 SECONDS_PER_DAY = 86_400
 # The service's defaults (README, "Configuration"; PostgresStore.Options).
 POOL_CONNECTIONS = 20 + 1  # the pool's maximum and the listening connection
-# The service's promise for event streams: every subscriber within 1 s of a publish.
-FANOUT_LIMIT_MS = 1000
+
+
+def threshold(scenario, name):
+    """A target's value in Benchmarks/Thresholds/<scenario>.txt (lines "NAME OP VALUE"), where the scripts read it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Thresholds", f"{scenario}.txt")
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            fields = line.split("#", 1)[0].split()
+            if len(fields) == 3 and fields[0] == name:
+                return float(fields[2])
+    raise SystemExit(f"scaling: no {name} in {path}")
+
+
+# The service's promise for event streams: every subscriber within that many ms of a publish (streams.sh's target).
+FANOUT_LIMIT_MS = threshold("streams", "streams/fanout-ms")
 # What a replica machine is taken to offer before a limit counts as reached.
 MEMORY_LIMIT_BYTES = 16 * 2**30
 READY_LIMIT_SECONDS = 60
