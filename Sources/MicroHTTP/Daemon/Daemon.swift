@@ -137,7 +137,7 @@ final class Daemon {
     /// threads over removing the listen socket from their epoll sets and aborts the process ("Failed to remove
     /// listen FD from epoll set") when a worker removed it first; with `poll()` quiescing only signals the workers.
     /// `MHD_USE_TURBO` (no `shutdown()` before closing a connection, optimistic reads) measured 25 % more GETs per
-    /// second (Benchmarks/README.md).
+    /// second (Benchmarks/results/reads/unknown-unknown-threading.md).
     private static func flags(ipv6: Bool) -> UInt32 {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_POLL.rawValue | MHD_USE_TURBO.rawValue

@@ -3,7 +3,8 @@
 /// ``including(_:)`` appends those after the config's.
 ///
 /// A user's plan shares the config's tables and adds two short arrays: it is made on every request for the tab bar
-/// of a user with open tabs, and copying the tables cost more than the merge (Benchmarks/README.md, `user-5-open`).
+/// of a user with open tabs, and copying the tables cost more than the merge
+/// (Benchmarks/results/reads/unknown-unknown-user-5-open.md).
 /// Open tabs are found by a scan of their ids: a user has a few, and the config's tabs, found by hash, have no
 /// colon in their ids.
 public struct MergePlan: Sendable {

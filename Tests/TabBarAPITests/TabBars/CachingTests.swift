@@ -63,7 +63,7 @@ struct CachingTests {
                     let cached = try client.send(method, path, headers: headers + [("If-None-Match", tag)])
                     #expect(cached.status == 304, "\(method) \(path)")
                     // What libmicrohttpd writes on a kept-alive 304; the 200's length (RFC 9110 §8.6) makes OkHttp and
-                    // wrk wait for a body (Benchmarks/README.md, "Revalidating either tab bar").
+                    // wrk wait for a body (Benchmarks/results/reads/unknown-unknown-304-content-length.md).
                     #expect(cached.headers["Content-Length"] == "0", "\(method) \(path)")
                     #expect(cached.headers["ETag"] == tag)
                     #expect(cached.headers["Cache-Control"] == full.headers["Cache-Control"])
