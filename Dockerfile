@@ -8,6 +8,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+COPY Clients ./Clients
 # Package.swift declares the test targets as well, and SwiftPM wants their folders even to build one product.
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product tabconfig

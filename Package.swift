@@ -7,19 +7,17 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "tabconfig",
-    // Apple platforms build only the TabConfigClient library (the server is Linux only); its Duration, Clock and
-    // async URLSession need these releases. Linux ignores the list.
-    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "tabconfig", targets: ["tabconfig"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "TabBarModel", targets: ["TabBarModel"]),
         .library(name: "TabBarStore", targets: ["TabBarStore"]),
         .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
-        // For apps: Foundation only, none of the server's modules or dependencies.
-        .library(name: "TabConfigClient", targets: ["TabConfigClient"]),
     ],
     dependencies: [
+        // The Swift client apps link, a package of its own with no dependencies; built and tested against the server
+        // here.
+        .package(path: "Clients/Swift"),
         // Floors: the oldest release providing what the code uses. argument-parser 1.5.0: the first built for Swift 6
         // language mode; swift-log 1.16.2: LogHandler.log(event:) (JSONLogHandler), the release built here;
         // jwt-kit 5.0.0: JWTKeyCollection, JWK.rsa/ecdsa, ES256PublicKey(parameters:),
@@ -99,11 +97,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TabConfigClient", swiftSettings: swiftSettings),
         // Test tooling for TabConfigClient's kill test: saves an order through the client, or resumes a pending save.
         .executableTarget(
             name: "TabConfigClientProbe",
-            dependencies: ["TabConfigClient"],
+            dependencies: [.product(name: "TabConfigClient", package: "Swift")],
             path: "Tests/Tools/TabConfigClientProbe",
             swiftSettings: swiftSettings
         ),
@@ -132,9 +129,9 @@ let package = Package(
         .testTarget(
             name: "TabBarModelTests", dependencies: ["TabBarModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TabConfigClientTests",
+            name: "TabConfigClientServerTests",
             dependencies: [
-                "TabConfigClient", "TabConfigClientProbe", "TabBarAPI", "MicroHTTP", "TestSupport",
+                .product(name: "TabConfigClient", package: "Swift"), "TabConfigClientProbe", "TabBarAPI", "MicroHTTP", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],

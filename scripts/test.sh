@@ -68,3 +68,6 @@ PATH="$PATH:/usr/sbin" python3 Tests/Replicas/replicas.py --binary "$binary" --d
 
 echo "== swift test"
 swift test
+
+echo "== the Swift client's own tests (Clients/Swift, a package with no dependencies)"
+swift test --package-path Clients/Swift

@@ -11,16 +11,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        // tabconfig's own client, so that the check holds its hand-written wire types against the generated ones.
+        .package(path: "../../../Clients/Swift"),
     ],
     targets: [
-        // tabconfig's own client library, compiled here from its sources (Sources/TabConfigClient is a symlink) so
-        // that the check can hold its hand-written wire types against the generated ones without depending on the
-        // root package, whose identity would be the checkout's directory name.
-        .target(name: "TabConfigClient", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .executableTarget(
             name: "openapi-client-check",
             dependencies: [
-                "TabConfigClient",
+                .product(name: "TabConfigClient", package: "Swift"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],

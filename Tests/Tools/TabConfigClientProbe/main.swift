@@ -1,7 +1,7 @@
 import Foundation
 import TabConfigClient
 
-// Test tooling for TabConfigClient's kill test (Tests/TabConfigClientTests/ProbeTests.swift): saves a user's tab
+// Test tooling for TabConfigClient's kill test (Tests/TabConfigClientServerTests/ProbeTests.swift): saves a user's tab
 // order through TabBarClient, or resumes the save another process left pending, printing one line per step:
 //
 //   TabConfigClientProbe save --base-url URL --client ID --user ID --storage DIR --base-revision N \

@@ -137,3 +137,12 @@ func waitUntil(within seconds: Int = 20, _ condition: () async throws -> Bool) a
     }
     return try await condition()
 }
+
+extension TabBar {
+    /// The tab ids in the bar, then `|` and those under "More", joined by spaces: `t0 t1|t2`.
+    var layout: String {
+        let bar = tabs.filter { $0.placement == .bar }.map(\.id).joined(separator: " ")
+        let more = tabs.filter { $0.placement == .more }.map(\.id).joined(separator: " ")
+        return "\(bar)|\(more)"
+    }
+}
