@@ -1,6 +1,15 @@
 import Foundation
+import JWTKit
 import TabBarAPI
 import TabConfigClient
+
+/// The claims of a user token the service accepts.
+private struct UserClaims: JWTPayload {
+    var sub: SubjectClaim
+    var exp: ExpirationClaim
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
 
 /// Configs, clients and tokens the client's tests share.
 enum ClientFixtures {
@@ -42,6 +51,14 @@ enum ClientFixtures {
             retryPolicy: TabBarClient.RetryPolicy(
                 baseDelay: .milliseconds(50), maxDelay: .milliseconds(500), maxSaveAttempts: 5),
             refreshInterval: refresh, requestTimeout: .seconds(10))
+    }
+
+    /// An HS256 token for `user` with ``ClientTestServer/hs256Secret``, valid for an hour.
+    static func token(for user: String) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: ClientTestServer.hs256Secret), digestAlgorithm: .sha256)
+        return try await keys.sign(
+            UserClaims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(3600))))
     }
 
     /// A bundled default of two tabs.
@@ -129,7 +146,9 @@ func firstValue<Value: Sendable>(
 
 /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. For what the client or
 /// the server does in its own time: tests assert that it happens, never how long it took.
-func waitUntil(within seconds: Int = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+func waitUntil(
+    within seconds: Int = 20, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

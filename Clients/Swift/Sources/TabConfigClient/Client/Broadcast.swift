@@ -1,7 +1,8 @@
 import Foundation
 
 /// The latest value and a stream of it for each listener: a new listener gets the latest value first, then every
-/// later one (the newest 64 while it lags behind).
+/// later one (the newest 64 while it lags behind). A broadcast of events (`replaysLatest` false) hands a listener only
+/// what is published after it started listening, each value even when it equals the one before.
 final class Broadcast<Value: Sendable & Equatable>: Sendable {
     private struct State: Sendable {
         var current: Value?
@@ -10,9 +11,11 @@ final class Broadcast<Value: Sendable & Equatable>: Sendable {
     }
 
     private let state: Locked<State>
+    private let replaysLatest: Bool
 
-    init(_ initial: Value? = nil) {
+    init(_ initial: Value? = nil, replaysLatest: Bool = true) {
         state = Locked(State(current: initial))
+        self.replaysLatest = replaysLatest
     }
 
     /// The latest value.
@@ -24,7 +27,7 @@ final class Broadcast<Value: Sendable & Equatable>: Sendable {
             let id = UUID()
             let added = state.withLock { state -> Bool in
                 guard !state.finished else { return false }
-                if let current = state.current { continuation.yield(current) }
+                if replaysLatest, let current = state.current { continuation.yield(current) }
                 state.listeners[id] = continuation
                 return true
             }
@@ -41,7 +44,7 @@ final class Broadcast<Value: Sendable & Equatable>: Sendable {
     /// Makes `value` the latest and hands it to every listener, unless it equals the latest.
     func publish(_ value: Value) {
         let listeners = state.withLock { state -> [AsyncStream<Value>.Continuation] in
-            guard state.current != value else { return [] }
+            guard !replaysLatest || state.current != value else { return [] }
             state.current = value
             return Array(state.listeners.values)
         }

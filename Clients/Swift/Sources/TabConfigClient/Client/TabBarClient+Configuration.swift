@@ -14,8 +14,13 @@ extension TabBarClient {
         /// Whose tab bar: nil for the default one (`GET /v1/clients/{client}/tabs`), else the user's
         /// (`GET /v1/clients/{client}/users/{user}/tabs`), which saves need.
         public var user: User?
-        /// What the app tells the service about itself; sent with every tab-bar request and save.
+        /// What the app tells the service about itself; sent with every tab-bar request and save, with what it
+        /// leaves out taken from ``appDefaults``.
         public var context: TabBarContext
+        /// What the app is, sent where ``context`` says nothing: by default the platform, the main bundle's version
+        /// and the OS version (``TabBarContext/app(bundle:)``), so that targeting and build manifests work with no
+        /// app code. Nil sends ``context`` alone.
+        public var appDefaults: TabBarContext?
         /// Where the last good answer and the pending save are kept. A directory of the app's own (Application
         /// Support, not Caches: the pending save must survive). Give each signed-in user of `.me` a directory of its
         /// own, since `.me` names no user the client could tell apart.
@@ -37,7 +42,7 @@ extension TabBarClient {
         /// A configuration; `baseURL`, `client` and `storageDirectory` are required, the rest has defaults.
         public init(
             baseURL: URL, client: String, user: User? = nil, context: TabBarContext = TabBarContext(),
-            storageDirectory: URL, bundledDefault: TabBar? = nil, tokenProvider: TokenProvider? = nil,
+            appDefaults: TabBarContext? = .app(), storageDirectory: URL, bundledDefault: TabBar? = nil, tokenProvider: TokenProvider? = nil,
             retryPolicy: RetryPolicy = RetryPolicy(), refreshInterval: Duration? = nil,
             requestTimeout: Duration = .seconds(30), eventStreamIdleTimeout: Duration = .seconds(45)
         ) {
@@ -45,6 +50,7 @@ extension TabBarClient {
             self.client = client
             self.user = user
             self.context = context
+            self.appDefaults = appDefaults
             self.storageDirectory = storageDirectory
             self.bundledDefault = bundledDefault
             self.tokenProvider = tokenProvider
@@ -52,6 +58,11 @@ extension TabBarClient {
             self.refreshInterval = refreshInterval
             self.requestTimeout = requestTimeout
             self.eventStreamIdleTimeout = eventStreamIdleTimeout
+        }
+
+        /// The context sent: ``context``, filled from ``appDefaults``.
+        var sentContext: TabBarContext {
+            appDefaults.map { context.filling(from: $0) } ?? context
         }
 
         /// Whose tab order a pending save changes: the client and the user. A pending save is sent only by a client

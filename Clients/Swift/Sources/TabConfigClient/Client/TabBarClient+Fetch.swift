@@ -56,6 +56,8 @@ extension TabBarClient {
             request.setValue(etag, forHTTPHeaderField: "If-None-Match")
         }
         let answer = try await send(request)
+        // Signed out or shut down meanwhile: nothing more is kept.
+        guard !stopped else { throw TabBarClientError.stopped }
         let now = Date()
         switch answer.status {
         case 200:

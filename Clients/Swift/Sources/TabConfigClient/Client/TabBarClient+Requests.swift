@@ -28,7 +28,7 @@ extension TabBarClient {
 
     /// The languages asked for when the context names no locale: the user's preferred ones, most preferred first.
     nonisolated var acceptLanguage: String? {
-        guard configuration.context.locale == nil else { return nil }
+        guard configuration.sentContext.locale == nil else { return nil }
         let languages = Locale.preferredLanguages.prefix(4)
         guard !languages.isEmpty else { return nil }
         return languages.enumerated().map { index, tag in
@@ -54,7 +54,7 @@ extension TabBarClient {
             path += "/" + Self.percentEncoded(segment)
         }
         components.percentEncodedPath = path
-        let query = configuration.context.queryParameters.map {
+        let query = configuration.sentContext.queryParameters.map {
             "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value))"
         }
         components.percentEncodedQuery = withContext && !query.isEmpty ? query.joined(separator: "&") : nil

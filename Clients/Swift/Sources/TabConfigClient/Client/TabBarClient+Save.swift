@@ -2,8 +2,10 @@ import Foundation
 
 extension TabBarClient {
     /// Saves the user's edit of their tab order and hidden tabs: writes it to the pending-save file (atomically,
-    /// before any request), delivers the tab bar with the edit applied, and starts sending it; returns once the
-    /// file is written. A second edit while one is pending is composed with it into one pending edit.
+    /// before any request), delivers the tab bar with the edit applied, sends it, and returns what became of it:
+    /// stored, refused, or pending (kept on disk and sent later, as ``saveOutcomes`` then reports). A second edit
+    /// while one is pending is composed with it into one pending edit. Throws only when the edit could not be kept
+    /// (no user, the storage directory not writable, the client stopped).
     ///
     /// - Parameters:
     ///   - edit: what the user saw and what they left.
@@ -11,49 +13,89 @@ extension TabBarClient {
     ///     tab bar's ``TabBar/Customization/revision``, or 0 when it has none (a first launch with only the bundled
     ///     default). A base the service's stored order is past makes the edit be made again on that order, as after
     ///     another device's save: an edit is never refused for want of a revision.
-    public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) throws {
+    @discardableResult
+    public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) async throws -> SaveOutcome {
         try prepare()
         guard configuration.user != nil else { throw record(.noUser) }
         let next: PendingSave
         if let pending {
             next = pending.followed(by: edit)
         } else {
-            guard !edit.isEmpty else { return }
+            guard !edit.isEmpty else { return .stored(revision: storedRevision) }
             let revision = baseRevision ?? held?.tabBar.customization?.revision ?? 0
             next = PendingSave(owner: configuration.saveOwner, edit: edit, baseRevision: revision)
         }
         try keep(next)
         deliver()
-        startSending()
+        return await outcome(of: sendTask ?? beginSending(), timeout: nil)
     }
 
-    /// Sends the pending save now (or joins the sending in flight) and returns what the service stored; nil when
-    /// nothing is pending. On a retryable failure the save stays pending (and is retried by the client); a save the
-    /// service refuses as it is (400, 409, 422) is dropped, and its problem thrown.
+    /// Sends the pending save now (or joins the sending in flight) and returns what became of it, waiting at most
+    /// `timeout` (nil: until the send ends); nil when nothing is pending. A save still being sent when the wait runs
+    /// out is ``SaveOutcome/pending(lastError:)`` and goes on in the background.
     @discardableResult
-    public func sendPendingSave() async throws -> SavedTabOrder? {
+    public func sendPendingSave(timeout: Duration? = nil) async throws -> SaveOutcome? {
         try prepare()
-        if let sendTask { return try await sendTask.value }
+        if let sendTask { return await outcome(of: sendTask, timeout: timeout) }
         guard pending != nil else { return nil }
-        return try await beginSending().value
+        return await outcome(of: beginSending(), timeout: timeout)
     }
 
-    /// ``sendPendingSave()`` without waiting for it, unless nothing is pending or a send is in flight.
+    /// What became of pending saves sent from now on, each once it is stored or refused: those an app made and
+    /// left pending, those of an earlier launch. The stream ends when the client is shut down.
+    public nonisolated var saveOutcomes: AsyncStream<SaveOutcome> { outcomes.stream() }
+
+    /// Sends the pending save without waiting for it, unless nothing is pending or a send is in flight.
     func startSending() {
         guard !stopped, sendTask == nil, pending != nil else { return }
         beginSending()
     }
 
+    /// The revision of the user's stored customization as last known.
+    private var storedRevision: Int {
+        heldTabOrder?.order.revision ?? held?.tabBar.customization?.revision ?? 0
+    }
+
+    /// What `send` ends with, or pending when `timeout` runs out first.
+    private func outcome(of send: Task<SavedTabOrder?, any Error>, timeout: Duration?) async -> SaveOutcome {
+        guard let result = await Self.result(of: send, timeout: timeout) else {
+            return .pending(lastError: nil)
+        }
+        return SaveOutcome(result, storedRevision: storedRevision)
+    }
+
+    /// `task`'s result, or nil when `timeout` runs out first; the task goes on either way.
+    private static func result<Success: Sendable>(
+        of task: Task<Success, any Error>, timeout: Duration?
+    ) async -> Result<Success, any Error>? {
+        guard let timeout else { return await task.result }
+        let first = Locked<CheckedContinuation<Result<Success, any Error>?, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            first.withLock { $0 = continuation }
+            Task {
+                let result = await task.result
+                first.withLock { $0.take() }?.resume(returning: result)
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                first.withLock { $0.take() }?.resume(returning: nil)
+            }
+        }
+    }
+
     /// A new send of the pending save, held before this returns so that what starts next joins it. A retryable
-    /// failure schedules a retry.
+    /// failure schedules a retry; a stored or refused save is reported on ``saveOutcomes``.
     @discardableResult
     private func beginSending() -> Task<SavedTabOrder?, any Error> {
         let task = Task {
             defer { sendTask = nil }
             do {
-                return try await sendPending()
+                let saved = try await sendPending()
+                if let saved { outcomes.publish(.stored(revision: saved.revision)) }
+                return saved
             } catch let error as TabBarClientError {
                 if error.isRetryable { scheduleRecovery() }
+                if case .rejected(let problem) = error { outcomes.publish(.refused(problem)) }
                 throw error
             }
         }
@@ -173,6 +215,7 @@ extension TabBarClient {
 
     /// Writes `save` to the pending-save file, then holds it.
     private func keep(_ save: PendingSave) throws {
+        guard !stopped else { throw TabBarClientError.stopped }
         do {
             try storage.store(save)
         } catch {

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// - While the app is active (``setActive(_:)``) the client follows the service's event stream and revalidates when a
 ///   new version goes live, and on a timer when ``Configuration/refreshInterval`` asks for one.
 /// - A save (``save(_:baseRevision:)``) is written to disk before anything is sent, and sent until the service stores
-///   it: at once, then when the service is reachable again, at the next launch. A save that meets another device's
+///   it: at once, then when the service is reachable again, at the next launch; ``save(_:baseRevision:)`` returns
+///   what became of it and ``saveOutcomes`` what becomes of it later. A save that meets another device's
 ///   newer one is made again on the newer order (``TabOrderEdit/applied(to:)``).
 /// - Failed requests are retried with exponential backoff and full jitter, never before a `Retry-After`; after a 401
 ///   or 403 nothing is sent until the token provider gives another token.
@@ -28,6 +29,7 @@ public actor TabBarClient {
     let storage: ClientStorage
     let deliveries = Broadcast<TabBarDelivery>()
     let statuses = Broadcast<Status>(Status())
+    let outcomes = Broadcast<SaveOutcome>(replaysLatest: false)
 
     /// The answer served: from the service, the disk or the bundle.
     var held: HeldAnswer?
@@ -105,6 +107,26 @@ public actor TabBarClient {
         eventStreams.invalidate()
         deliveries.finish()
         statuses.finish()
+        outcomes.finish()
+    }
+
+    /// Signs the user out on this device: removes the user's cached answer and pending save from the storage
+    /// directory, for ``User/me`` and ``User/id(_:)`` alike, and shuts the client down. With `sendingPendingSave`,
+    /// a pending save is first sent, for at most `timeout`, and its outcome returned; a save not stored by then is
+    /// discarded. A later client for the same user starts from the bundled default.
+    @discardableResult
+    public func signOut(sendingPendingSave: Bool = true, timeout: Duration = .seconds(10)) async throws
+        -> SaveOutcome?
+    {
+        try prepare()
+        let outcome = sendingPendingSave ? try await sendPendingSave(timeout: timeout) : nil
+        shutdown()
+        do {
+            try storage.removeAll()
+        } catch {
+            throw record(.storage("the user's files could not be removed: \(error.localizedDescription)"))
+        }
+        return outcome
     }
 
     /// Reads the disk once: the last good answer if it answers this request, else the bundled default; the

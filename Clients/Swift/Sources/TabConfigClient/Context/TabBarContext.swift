@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the app tells the service about itself, so that targeting (tabs for some app versions, rollouts,
 /// experiments) resolves the tab bar this build can open. Sent as query parameters; every member is optional.
 public struct TabBarContext: Sendable, Hashable, Codable {
@@ -28,6 +30,51 @@ public struct TabBarContext: Sendable, Hashable, Codable {
         self.country = country
         self.deviceId = deviceId
         self.attributes = attributes
+    }
+
+    /// What this app is, as the service's targeting and build manifests compare it: the platform it runs on, the
+    /// bundle's `CFBundleShortVersionString` and the operating system's version. A member that cannot be known (a
+    /// bundle without a version) is nil.
+    public static func app(bundle: Bundle = .main) -> TabBarContext {
+        let os = ProcessInfo.processInfo.operatingSystemVersion
+        return TabBarContext(
+            platform: currentPlatform,
+            appVersion: bundle.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String,
+            osVersion: "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)")
+    }
+
+    /// This context with the members it leaves out taken from `defaults`: explicit values win.
+    public func filling(from defaults: TabBarContext) -> TabBarContext {
+        var filled = self
+        filled.platform = platform ?? defaults.platform
+        filled.appVersion = appVersion ?? defaults.appVersion
+        filled.osVersion = osVersion ?? defaults.osVersion
+        filled.locale = locale ?? defaults.locale
+        filled.country = country ?? defaults.country
+        filled.deviceId = deviceId ?? defaults.deviceId
+        filled.attributes = defaults.attributes.merging(attributes) { _, explicit in explicit }
+        return filled
+    }
+
+    /// The platform this code was built for, as the service's conditions name it.
+    static var currentPlatform: String {
+        #if os(iOS)
+        "ios"
+        #elseif os(visionOS)
+        "visionos"
+        #elseif os(tvOS)
+        "tvos"
+        #elseif os(watchOS)
+        "watchos"
+        #elseif os(macOS)
+        "macos"
+        #elseif os(Android)
+        "android"
+        #elseif os(Windows)
+        "windows"
+        #else
+        "linux"
+        #endif
     }
 
     /// The query parameters, in a stable order (so that equal contexts make equal URLs).

@@ -73,6 +73,12 @@ struct ClientStorage: Sendable {
         try removeSharedPending()
     }
 
+    /// Removes the user's files: the last good answer and the pending save.
+    func removeAll() throws {
+        try AtomicFile.remove(answerFile)
+        try removePending()
+    }
+
     /// A pending save in the file an earlier release shared among the client's users, when it is this one's.
     private func sharedPending() -> PendingSave? {
         guard user != nil, let shared = Self.pending(at: sharedPendingFile), shared.owner == owner else { return nil }
