@@ -29,6 +29,9 @@ if [ "${1:-}" = "--test-tools" ]; then
   command -v javac >/dev/null 2>&1 || apt_packages+=(default-jdk-headless)
   # The metrics test (Tests/Metrics) runs promtool and a Prometheus server that scrapes the service.
   [ -x /usr/bin/promtool ] || apt_packages+=(prometheus)
+  # The docs' examples (Tests/Docs) run curl and jq as a reader would.
+  command -v curl >/dev/null 2>&1 || apt_packages+=(curl)
+  command -v jq >/dev/null 2>&1 || apt_packages+=(jq)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "install-deps: apt-get install ${apt_packages[*]}"

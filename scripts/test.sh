@@ -47,6 +47,9 @@ stop_server || true
 rm -rf "$okhttp_data"
 [ "$okhttp_status" = 0 ]
 
+echo "== README and docs examples (Tests/Docs)"
+python3 Tests/Docs/doc_examples.py --binary "$binary"
+
 echo "== the client swift-openapi-generator makes of openapi.yaml, every operation (Tests/Clients/OpenAPIGenerated)"
 generated=Tests/Clients/OpenAPIGenerated
 swift build --package-path "$generated"

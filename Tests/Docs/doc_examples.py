@@ -4,29 +4,34 @@
     python3 Tests/Docs/doc_examples.py [--binary PATH] [--only NAME] [--keep]
 
 Conventions (README.md, "Contributing", says the same):
-- A file is a chapter. Its ```sh blocks run in file order in one bash session of their own, so variables and
-  functions carry over. docs/ARCHITECTURE.md has no examples and is not read.
+- A file is a chapter: README.md, then docs/*.md but ARCHITECTURE.md (docs/design/ is not read either: no examples).
+  Its ```sh blocks run in file order in one bash session of their own, so variables, functions and jobs carry over.
 - In a block, lines that start with `#` in the first column are expected output: `# text` is the line `text`,
   `#` alone an empty line. They belong to the command lines just above them: those run as one step whose standard
   output must be exactly these lines (its exit status is not checked: the output shows it). A step not followed by
-  any `#` line is run, its output not compared, and must exit 0. `command  # note` is a comment, as in bash.
+  any `#` line is run, its output not compared, and each of its commands must succeed. `command  # note` is a
+  comment, as in bash. Standard error is never compared: an example that shows it writes `2>&1`.
 - `…` in an expected line matches any text within the line; a line `# …` alone matches any number of lines.
 - An HTML comment on the line above a block: `<!-- example: skip (REASON) -->` does not run it (SKIP, with the
-  reason); `<!-- example: server stopped -->` stops the chapter's server first, as the text has told the reader to.
+  reason); `<!-- example: server stopped -->` stops the chapter's server first (SIGINT, as Ctrl-C where `run.sh`
+  runs), as the text has told the reader to.
 
-The state each chapter starts from, as its first paragraph says: in the repository's root with a fresh data
-directory `./data`, a server on the embedded defaults (`./scripts/run.sh`) running on it, and `tabconfig` on the
-PATH. The harness gives a chapter exactly that: a new directory holding a link to every top-level entry of the
-repository (so `Tests/…` and `scripts/…` resolve, and nothing is written into the checkout), HOME a new directory
-whose `~/.local/bin/tabconfig` links to --binary and is first on the PATH, no TABCONFIG_* variables, and
-`tabconfig serve` started there on a free port P. TABCONFIG_PORT=P is exported, so a server an example starts
-listens on P too; `localhost:8080` and `127.0.0.1:8080` in commands become port P, and P in the output becomes
-8080 again. Background jobs a chapter leaves are ended (SIGTERM) when it ends.
+The state each chapter starts from, as its first paragraph says: a shell in the repository's root, `tabconfig` on
+the PATH, and a server on the embedded defaults (`./scripts/run.sh`) running over a fresh data directory `./data`.
+The harness gives each chapter that: a new directory holding a link to every top-level entry of the repository (so
+`Tests/…` and `scripts/…` resolve, and nothing is written into the checkout), HOME a new directory whose
+`~/.local/bin/tabconfig` links to --binary and comes first on the PATH, TMPDIR a directory of the run's own (so
+`mktemp` leaves nothing behind), no TABCONFIG_* variables, and `tabconfig serve` started there on a free port P.
+TABCONFIG_PORT=P is exported, so a server an example starts listens on P too; `localhost:8080` and
+`127.0.0.1:8080` in commands become port P, and port P in the output becomes 8080 again. The background jobs a
+chapter leaves are ended (SIGTERM) when it ends, and a PostgreSQL cluster it left at /tmp/tabconfig-pg-$$ (the
+shell's pid, as the docs name one) is stopped.
 
-Masking rule, applied to the expected and the actual lines alike before they are compared: a path made by
-`mktemp` (`…/tmp.` and 10 letters or digits) reads `/tmp/tmp.XXXXXXXXXX`, and an RFC 3339 time (`2026-11-24T17:02:11Z`,
-`…+0000`, with or without fractions) reads `<time>`. Anything else that varies (request ids, tokens, durations)
-is written as `…` in the doc.
+Masking rule, applied to the expected and the actual lines alike before they are compared: a path made by `mktemp`
+(`…/tmp.` and 10 letters or digits) reads `/tmp/tmp.XXXXXXXXXX`; an RFC 3339 time in whole seconds
+(`2026-11-24T17:02:11Z`, `…+0000`) reads `<time>` (one with fractions is left as it is, so a doc showing
+milliseconds the service does not write fails); tabs are expanded to 8 columns and trailing blanks (and the `\\r` of
+HTTP headers) dropped. Anything else that varies (request ids, tokens, durations) is written as `…` in the doc.
 """
 import argparse
 import difflib
@@ -45,7 +50,7 @@ REPO = Path(__file__).resolve().parents[2]
 MARKER = re.compile(r"^\s*<!--\s*example:\s*(skip|server stopped)\s*(?:\((.*)\))?\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 MKTEMP = re.compile(r"[^\s\"':=]*/tmp\.[A-Za-z0-9]{10}")
-RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?")
+RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:?\d\d)")
 STEP_TIMEOUT = 300
 
 
@@ -53,7 +58,7 @@ STEP_TIMEOUT = 300
 class Step:
     line: int
     code: list = field(default_factory=list)
-    expected: list = None  # None: not compared, must exit 0
+    expected: list = None  # None: not compared, every command must succeed
 
 
 @dataclass
@@ -88,19 +93,20 @@ def parse(path):
 
 
 def add_line(block, number, text):
+    """Adds a line of a block: to the expected output of its last step, or to the commands of a step."""
     steps = block.steps
     if text.startswith("#"):
         if not steps or not steps[-1].code:
             raise SystemExit(f"{block.file}:{number}: expected output with no command above it")
         steps[-1].expected = (steps[-1].expected or []) + [text[2:] if text.startswith("# ") else text[1:]]
-    else:
+    elif text.strip() or (steps and steps[-1].expected is None):  # a blank line starts no step
         if not steps or steps[-1].expected is not None:
             steps.append(Step(number))
         steps[-1].code.append(text)
 
 
 def mask(line):
-    return RFC3339.sub("<time>", MKTEMP.sub("/tmp/tmp.XXXXXXXXXX", line.rstrip()))
+    return RFC3339.sub("<time>", MKTEMP.sub("/tmp/tmp.XXXXXXXXXX", line.expandtabs().rstrip()))
 
 
 def matches(expected, actual):
@@ -126,8 +132,9 @@ class Chapter:
         (home / ".local/bin").mkdir(parents=True)
         (home / ".local/bin/tabconfig").symlink_to(binary)
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("TABCONFIG_")}
-        self.env.update(HOME=str(home), PATH=f"{home}/.local/bin:{os.environ['PATH']}", TMPDIR="/tmp")
-        self.log, self.server, self.shell = root / f"{name}-stderr.log", None, None
+        (root / "tmp").mkdir(exist_ok=True)
+        self.env.update(HOME=str(home), PATH=f"{home}/.local/bin:{os.environ['PATH']}", TMPDIR=str(root / "tmp"))
+        self.log, self.server, self.steps, self.stuck = root / f"{name}-stderr.log", None, 0, False
         self.port = self.start_server()
         self.env["TABCONFIG_PORT"] = str(self.port)
         self.shell = subprocess.Popen(["bash", "--noprofile", "--norc"], cwd=self.dir, env=self.env, text=True,
@@ -152,29 +159,39 @@ class Chapter:
             self.server.send_signal(signal.SIGINT)  # Ctrl-C in run.sh's terminal
             self.server.wait(timeout=30)
 
-    def run(self, code):
-        """Runs one step in the session: (exit status, stdout lines, stderr text)."""
+    def run(self, code, compared=True):
+        """Runs one step in the session: (exit status, stdout lines, stderr text). The status of a step whose output
+        is not compared is non-zero when any of its commands failed, else that of its last command."""
         code = re.sub(r"\b(localhost|127\.0\.0\.1):8080\b", rf"\1:{self.port}", "\n".join(code))
-        step, out, err, status = (self.dir.parent / f"{self.dir.name}-{name}" for name in ("step", "out", "err", "rc"))
+        self.steps += 1
+        step, out, err, status = (self.dir.parent / f"{self.dir.name}-{self.steps}.{kind}"
+                                  for kind in ("sh", "out", "err", "rc"))
         step.write_text(code + "\n")
         status.unlink(missing_ok=True)
-        self.shell.stdin.write(f". {step} </dev/null >{out} 2>{err}; echo $? >{status}.tmp; mv {status}.tmp {status}\n")
+        self.shell.stdin.write(  # the ERR trap counts each command that fails
+            f"__failed=0; trap 'echo \"exit status $? of: $BASH_COMMAND\" >&2; __failed=1' ERR; "
+            f". {step} </dev/null >{out} 2>{err}; echo $? $__failed >{status}.tmp; trap - ERR; "
+            f"mv {status}.tmp {status}\n")
         self.shell.stdin.flush()
         deadline = time.monotonic() + STEP_TIMEOUT
         while not status.exists():
             if time.monotonic() > deadline or self.shell.poll() is not None:
+                self.stuck = True
                 return None, [], f"timed out after {STEP_TIMEOUT} s, or the shell exited"
             time.sleep(0.02)
         stdout = re.sub(rf"\b(localhost|127\.0\.0\.1):{self.port}\b", r"\1:8080", out.read_text())
         with self.log.open("a") as log:
             log.write(err.read_text())
-        return int(status.read_text()), stdout.splitlines(), err.read_text()
+        last, failed = status.read_text().split()
+        return int(last) if compared else int(last) or int(failed), stdout.splitlines(), err.read_text()
 
     def close(self):
+        """Ends the session's background jobs, the session and the server."""
         try:
-            self.run(['kill $(jobs -p) 2>/dev/null; wait'])
-            self.shell.stdin.close()
-            self.shell.wait(timeout=30)
+            if not self.stuck:
+                self.run(["kill $(jobs -p) 2>/dev/null; wait"])
+                self.shell.stdin.close()
+                self.shell.wait(timeout=30)
         except (OSError, subprocess.TimeoutExpired):
             pass
         try:
@@ -182,6 +199,9 @@ class Chapter:
         except ProcessLookupError:
             pass
         self.stop_server()
+        cluster = Path(f"/tmp/tabconfig-pg-{self.shell.pid}")  # what the docs name a scripts/postgres.sh cluster
+        if cluster.exists():
+            subprocess.run(["bash", REPO / "scripts/postgres.sh", "stop", cluster], stdout=subprocess.DEVNULL)
 
 
 def check_block(chapter, block):
@@ -189,7 +209,7 @@ def check_block(chapter, block):
     if block.stop_server:
         chapter.stop_server()
     for step in block.steps:
-        status, actual, stderr = chapter.run(step.code)
+        status, actual, stderr = chapter.run(step.code, compared=step.expected is not None)
         where = f"{block.file}:{step.line}"
         if step.expected is None:
             if status != 0:
@@ -230,7 +250,7 @@ def run_chapter(path, binary, root, totals):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default=os.environ.get("TABCONFIG_BINARY", ".build/debug/tabconfig"))
+    parser.add_argument("--binary", default=os.environ.get("TABCONFIG_BINARY", REPO / ".build/debug/tabconfig"))
     parser.add_argument("--only", help="run only the chapters whose file name contains this")
     parser.add_argument("--keep", action="store_true", help="keep the chapters' directories and logs")
     args = parser.parse_args()
