@@ -30,7 +30,7 @@ struct TabBarClientOutcomeTests {
         await client.shutdown()
     }
 
-    @Test("sendPendingSave(timeout:) returns pending when the service does not answer in time; nil with nothing pending")
+    @Test("sendPendingSave(timeout:): pending when the service does not answer in time; nil when nothing is pending")
     func sendTimesOut() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
@@ -42,7 +42,8 @@ struct TabBarClientOutcomeTests {
         let client = TabBarClient(configuration: configuration)
         #expect(try await client.sendPendingSave(timeout: .milliseconds(100)) == nil)
 
-        let edit = TabOrderEdit(base: TabOrderState(order: ["home", "search"]), edited: TabOrderState(order: ["search", "home"]))
+        let edit = TabOrderEdit(
+            base: TabOrderState(order: ["home", "search"]), edited: TabOrderState(order: ["search", "home"]))
         let saved = try await client.save(edit)
         guard case .pending = saved else {
             Issue.record("a save the service never answers is pending, got \(saved)")
@@ -53,7 +54,7 @@ struct TabBarClientOutcomeTests {
         await client.shutdown()
     }
 
-    @Test("Sign-out sends the pending save first, then removes the user's files: the next launch shows the bundled tab bar")
+    @Test("Sign-out sends the pending save, then removes the user's files: the next launch shows the bundled tab bar")
     func signOutSendsThenForgets() async throws {
         let server = try await ClientTestServer.published()
         defer { server.close() }
@@ -108,13 +109,15 @@ struct TabBarClientOutcomeTests {
         await next.shutdown()
     }
 
-    @Test("With no explicit context the client sends its platform, the bundle's version and the OS version; explicit values win")
+    @Test("Without a context the client sends its platform, the bundle's and the OS's versions; explicit values win")
     func appContextFromTheBundle() async throws {
         let server = try await ClientTestServer.published()
         defer { server.close() }
         var config = ClientFixtures.config(ClientFixtures.ids)
         var beta = ClientFixtures.tab("beta")
-        beta["when"] = ["appVersion": ["$vgte": "7.0.0"], "platform": TabBarContext.currentPlatform, "osVersion": ["$exists": true]]
+        beta["when"] = [
+            "appVersion": ["$vgte": "7.0.0"], "platform": TabBarContext.currentPlatform, "osVersion": ["$exists": true],
+        ]
         config["tabs"] = (config["tabs"] as? [[String: Any]] ?? []) + [beta]
         _ = try await server.publish("app", config)
 

@@ -33,7 +33,7 @@ struct TabConfigModelTests {
             #expect(await waitUntil { model.source == .fresh })
             sources.append(model.source)
             #expect(model.tabBar?.tabs.map(\.id) == ClientFixtures.ids)
-            #expect(model.status.connection == .reachable)
+            #expect(await waitUntil { model.status.connection == .reachable })
             server.stop()
             await client.shutdown()
             await running.value

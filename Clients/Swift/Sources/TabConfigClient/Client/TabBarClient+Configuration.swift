@@ -42,7 +42,8 @@ extension TabBarClient {
         /// A configuration; `baseURL`, `client` and `storageDirectory` are required, the rest has defaults.
         public init(
             baseURL: URL, client: String, user: User? = nil, context: TabBarContext = TabBarContext(),
-            appDefaults: TabBarContext? = .app(), storageDirectory: URL, bundledDefault: TabBar? = nil, tokenProvider: TokenProvider? = nil,
+            appDefaults: TabBarContext? = .app(), storageDirectory: URL, bundledDefault: TabBar? = nil,
+            tokenProvider: TokenProvider? = nil,
             retryPolicy: RetryPolicy = RetryPolicy(), refreshInterval: Duration? = nil,
             requestTimeout: Duration = .seconds(30), eventStreamIdleTimeout: Duration = .seconds(45)
         ) {

@@ -13,28 +13,25 @@ extension TabBarClient {
             startEvents()
             startPeriodicRefresh()
         } else {
-            eventTask?.cancel()
-            eventTask = nil
-            refreshTask?.cancel()
-            refreshTask = nil
+            events.stop()
+            schedule.stopPeriodic()
             statuses.update { $0.eventStream = .stopped }
         }
     }
 
     /// Follows the event stream in a task of its own unless it is followed already.
     func startEvents() {
-        guard !stopped, isActive, eventTask == nil else { return }
-        eventGeneration += 1
-        let generation = eventGeneration
-        eventTask = Task {
-            await self.followEvents()
-            self.eventsEnded(generation)
+        guard !stopped, isActive else { return }
+        events.begin { generation in
+            Task {
+                await self.followEvents()
+                self.eventsEnded(generation)
+            }
         }
     }
 
     private func eventsEnded(_ generation: Int) {
-        guard generation == eventGeneration else { return }
-        eventTask = nil
+        guard events.ended(generation) else { return }
         statuses.update { $0.eventStream = .stopped }
     }
 
@@ -44,7 +41,7 @@ extension TabBarClient {
     private func followEvents() async {
         if let fetchTask { _ = try? await fetchTask.value }
         var attempt = 0
-        while isActive, !stopped, !Task.isCancelled, refusedToken == nil {
+        while isActive, !stopped, !Task.isCancelled, !tokens.isClosed {
             if let wait = remainingWait() {
                 statuses.update { $0.eventStream = .waiting }
                 try? await Task.sleep(for: wait)
@@ -52,7 +49,7 @@ extension TabBarClient {
             }
             statuses.update { $0.eventStream = .connecting }
             if await connectOnce() { attempt = 0 }
-            guard isActive, !stopped, !Task.isCancelled, refusedToken == nil else { break }
+            guard isActive, !stopped, !Task.isCancelled, !tokens.isClosed else { break }
             statuses.update { $0.eventStream = .waiting }
             var delay = configuration.retryPolicy.backoff.delay(attempt: attempt)
             attempt += 1
@@ -71,8 +68,8 @@ extension TabBarClient {
         }
         var request = request(eventsURL)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
-        var parser = ServerSentEventParser(lastEventID: lastEventID)
+        if let lastEventID = events.lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+        var parser = ServerSentEventParser(lastEventID: events.lastEventID)
         var connected = false
         // A refusal's head and body (its problem document), judged once the body is read.
         var refusal: HTTPAnswer?
@@ -88,7 +85,7 @@ extension TabBarClient {
                     refusal = HTTPAnswer(status: status, retryAfter: retryAfter)
                 case .bytes(let data) where connected:
                     for event in parser.feed(data) { received(event) }
-                    lastEventID = parser.lastEventID
+                    events.lastEventID = parser.lastEventID
                 case .bytes(let data):
                     if let body = refusal?.body, body.count + data.count <= Self.maxRefusalBody {
                         refusal?.body.append(data)
@@ -117,15 +114,15 @@ extension TabBarClient {
         guard event.type == "version",
             let version = try? JSONDecoder().decode(VersionEvent.self, from: Data(event.data.utf8))
         else { return }
-        if held?.tabBar.version != version.version || held?.source == .bundled {
+        if answers.held?.tabBar.version != version.version || answers.held?.source == .bundled {
             revalidateInBackground()
         }
     }
 
     /// Revalidates every ``Configuration/refreshInterval`` while the app is active.
     private func startPeriodicRefresh() {
-        guard let interval = configuration.refreshInterval, refreshTask == nil else { return }
-        refreshTask = Task {
+        guard let interval = configuration.refreshInterval, schedule.periodic == nil else { return }
+        schedule.periodic = Task {
             while !Task.isCancelled {
                 do {
                     try await Task.sleep(for: interval)

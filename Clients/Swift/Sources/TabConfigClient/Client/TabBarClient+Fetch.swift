@@ -52,7 +52,7 @@ extension TabBarClient {
     private func fetchTabBar() async throws -> TabBarDelivery {
         let key = requestKey
         var request = request(tabsURL)
-        if let held, held.request == key, let etag = held.etag {
+        if let etag = answers.entityTag(for: key) {
             request.setValue(etag, forHTTPHeaderField: "If-None-Match")
         }
         let answer = try await send(request)
@@ -62,15 +62,13 @@ extension TabBarClient {
         switch answer.status {
         case 200:
             let tabBar = try decodeTabBar(answer.body)
-            held = HeldAnswer(tabBar: tabBar, etag: answer.etag, request: key, source: .fresh, receivedAt: now)
             do {
-                try storage.store(CachedAnswer(request: key, etag: answer.etag, body: answer.body, receivedAt: now))
+                try answers.received(tabBar, body: answer.body, etag: answer.etag, request: key, at: now)
             } catch {
                 _ = record(.storage("the answer could not be kept: \(error.localizedDescription)"))
             }
-        case 304 where held?.request == key && held?.etag != nil:
-            held?.source = .fresh
-            held?.receivedAt = now
+        case 304 where answers.confirmed(request: key, at: now):
+            break
         default:
             throw rejection(answer)
         }
@@ -83,22 +81,18 @@ extension TabBarClient {
     /// The service answered: the backoff starts over, a pending save is sent, the event stream followed again if
     /// the app is active.
     func reachable() {
-        failures = 0
-        recoveryTask?.cancel()
-        recoveryTask = nil
-        if pending != nil { startSending() }
+        schedule.answered()
+        if saves.pending != nil { startSending() }
         if isActive { startEvents() }
     }
 
     /// Retries after a retryable failure, once the backoff's wait (and any `Retry-After`) has passed: the pending
     /// save when there is one, else the tab bar when the app is active and holds no fresh answer.
     func scheduleRecovery() {
-        guard !stopped, recoveryTask == nil, refusedToken == nil else { return }
-        guard pending != nil || (isActive && held?.source != .fresh) else { return }
-        var delay = configuration.retryPolicy.backoff.delay(attempt: failures)
-        failures += 1
-        if let wait = remainingWait(), wait > delay { delay = wait }
-        recoveryTask = Task {
+        guard !stopped, schedule.recovery == nil, !tokens.isClosed else { return }
+        guard saves.pending != nil || (isActive && answers.held?.source != .fresh) else { return }
+        let delay = schedule.nextRetryDelay(atLeast: remainingWait())
+        schedule.recovery = Task {
             try? await Task.sleep(for: delay)
             await self.recover()
         }
@@ -106,8 +100,8 @@ extension TabBarClient {
 
     private func recover() async {
         guard !Task.isCancelled, !stopped else { return }
-        recoveryTask = nil
-        if pending != nil {
+        schedule.recovery = nil
+        if saves.pending != nil {
             _ = try? await sendPendingSave()
         } else {
             _ = try? await revalidate()

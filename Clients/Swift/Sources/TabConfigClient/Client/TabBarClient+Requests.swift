@@ -91,10 +91,7 @@ extension TabBarClient {
 
     /// How long the service asked to wait still, or nil.
     func remainingWait() -> Duration? {
-        guard let notBefore else { return nil }
-        let wait = notBefore - ContinuousClock.now
-        guard wait > .zero else {
-            self.notBefore = nil
+        guard let wait = schedule.remainingWait() else {
             statuses.update { $0.retryAfter = nil }
             return nil
         }
@@ -109,12 +106,11 @@ extension TabBarClient {
         } catch {
             throw record(.tokenUnavailable(String(describing: error)))
         }
-        if let refused = refusedToken {
-            guard refused != token else {
+        if tokens.isClosed {
+            guard tokens.admits(token) else {
                 let status = if case .unauthorized(let status) = self.status.connection { status } else { 401 }
                 throw TabBarClientError.unauthorized(status: status, problem: nil)
             }
-            refusedToken = nil
             statuses.update { $0.connection = .unknown }
         }
         return token
@@ -126,11 +122,9 @@ extension TabBarClient {
     func screen(_ answer: HTTPAnswer, token: String?) throws -> HTTPAnswer {
         switch answer.status {
         case 401, 403:
-            refusedToken = .some(token)
-            recoveryTask?.cancel()
-            recoveryTask = nil
-            eventTask?.cancel()
-            eventTask = nil
+            tokens.refuse(token)
+            schedule.cancelRecovery()
+            events.stop()
             let error = TabBarClientError.unauthorized(status: answer.status, problem: answer.problem)
             statuses.update {
                 $0.connection = .unauthorized(status: answer.status)
@@ -153,8 +147,7 @@ extension TabBarClient {
 
     /// Sends nothing for `delay` from now; returns the moment it ends.
     private func honourRetryAfter(_ delay: Duration) -> Date {
-        let until = ContinuousClock.now + delay
-        if notBefore.map({ $0 < until }) ?? true { notBefore = until }
+        schedule.honour(retryAfter: delay)
         let date = Date().addingTimeInterval(delay.timeInterval)
         statuses.update { $0.retryAfter = max($0.retryAfter ?? date, date) }
         return date

@@ -17,15 +17,10 @@ extension TabBarClient {
     public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) async throws -> SaveOutcome {
         try prepare()
         guard configuration.user != nil else { throw record(.noUser) }
-        let next: PendingSave
-        if let pending {
-            next = pending.followed(by: edit)
-        } else {
-            guard !edit.isEmpty else { return .stored(revision: storedRevision) }
-            let revision = baseRevision ?? held?.tabBar.customization?.revision ?? 0
-            next = PendingSave(owner: configuration.saveOwner, edit: edit, baseRevision: revision)
+        let revision = baseRevision ?? answers.held?.tabBar.customization?.revision ?? 0
+        guard try keeping({ try saves.enqueue(edit, baseRevision: revision) }) else {
+            return .stored(revision: storedRevision)
         }
-        try keep(next)
         deliver()
         return await outcome(of: sendTask ?? beginSending(), timeout: nil)
     }
@@ -37,7 +32,7 @@ extension TabBarClient {
     public func sendPendingSave(timeout: Duration? = nil) async throws -> SaveOutcome? {
         try prepare()
         if let sendTask { return await outcome(of: sendTask, timeout: timeout) }
-        guard pending != nil else { return nil }
+        guard saves.pending != nil else { return nil }
         return await outcome(of: beginSending(), timeout: timeout)
     }
 
@@ -47,13 +42,13 @@ extension TabBarClient {
 
     /// Sends the pending save without waiting for it, unless nothing is pending or a send is in flight.
     func startSending() {
-        guard !stopped, sendTask == nil, pending != nil else { return }
+        guard !stopped, sendTask == nil, saves.pending != nil else { return }
         beginSending()
     }
 
     /// The revision of the user's stored customization as last known.
     private var storedRevision: Int {
-        heldTabOrder?.order.revision ?? held?.tabBar.customization?.revision ?? 0
+        saves.storedOrder?.order.revision ?? answers.held?.tabBar.customization?.revision ?? 0
     }
 
     /// What `send` ends with, or pending when `timeout` runs out first.
@@ -109,7 +104,7 @@ extension TabBarClient {
     private func sendPending() async throws -> SavedTabOrder? {
         var attempts = 0
         var lastSaved: SavedTabOrder?
-        while let current = pending {
+        while let current = saves.pending {
             guard attempts < configuration.retryPolicy.maxSaveAttempts else {
                 throw record(.conflict(attempts: attempts))
             }
@@ -137,19 +132,19 @@ extension TabBarClient {
     private func readTabOrder() async throws -> (order: TabOrder, etag: String?) {
         guard let url = tabOrderURL(withContext: false) else { throw record(.noUser) }
         var request = request(url)
-        if let etag = heldTabOrder?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let etag = saves.storedOrder?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         let answer = try await send(request)
         switch answer.status {
         case 200:
             do {
                 let order = try JSONDecoder().decode(TabOrder.self, from: answer.body)
-                heldTabOrder = (order, answer.etag)
+                saves.storedOrder = (order, answer.etag)
                 return (order, answer.etag)
             } catch {
                 throw record(.invalidAnswer("the tab order does not decode: \(error)"))
             }
         case 304:
-            if let heldTabOrder { return heldTabOrder }
+            if let storedOrder = saves.storedOrder { return storedOrder }
             throw rejection(answer)
         default:
             throw rejection(answer)
@@ -171,17 +166,17 @@ extension TabBarClient {
             do {
                 let saved = try JSONDecoder().decode(SavedTabOrder.self, from: answer.body)
                 let order = TabOrder(order: saved.order, hidden: saved.hidden, revision: saved.revision)
-                heldTabOrder = (order, answer.etag)
+                saves.storedOrder = (order, answer.etag)
                 return saved
             } catch {
                 throw record(.invalidAnswer("the saved tab order does not decode: \(error)"))
             }
         case 412:
-            heldTabOrder = nil
+            saves.storedOrder = nil
             return nil
         case 400, 409, 422:
             let error = rejection(answer)
-            if pending?.id == save.id { try drop() }
+            try removing(save)
             throw error
         default:
             throw rejection(answer)
@@ -192,46 +187,37 @@ extension TabBarClient {
     /// made again on the stored order), and the held tab bar shows the stored state until the service's answer
     /// replaces it.
     private func markStored(_ save: PendingSave, as saved: SavedTabOrder) throws {
-        if var held, held.tabBar.customization != nil {
-            held.tabBar = held.tabBar.applying(TabOrderState(order: saved.order, hidden: saved.hidden))
-            held.tabBar.customization?.revision = saved.revision
-            held.etag = nil
-            self.held = held
-        }
-        if pending?.id == save.id { try drop() }
+        answers.showStored(saved)
+        try removing(save)
         deliver()
     }
 
     /// Reads the user's tab bar again and makes the pending edit again on it, with its revision as the new base.
     private func rebasePending() async throws {
         _ = try await revalidate()
-        guard let latest = held?.tabBar, let revision = latest.customization?.revision else {
+        guard let latest = answers.held?.tabBar, let revision = latest.customization?.revision else {
             throw record(.invalidAnswer("the user's tab bar has no customization"))
         }
-        guard let pending else { return }
-        try keep(pending.rebased(on: TabOrderState(latest), revision: revision))
+        try keeping { try saves.rebase(on: TabOrderState(latest), revision: revision) }
         deliver()
     }
 
-    /// Writes `save` to the pending-save file, then holds it.
-    private func keep(_ save: PendingSave) throws {
+    /// Runs `change` of the save queue, which writes the pending-save file; a failed write is recorded and thrown.
+    private func keeping<Result>(_ change: () throws -> Result) throws -> Result {
         guard !stopped else { throw TabBarClientError.stopped }
         do {
-            try storage.store(save)
+            return try change()
         } catch {
             throw record(.storage("the pending save could not be written: \(error.localizedDescription)"))
         }
-        pending = save
     }
 
-    /// Removes the pending save from disk and memory.
-    private func drop() throws {
+    /// Removes `save` from disk and memory, unless a newer edit replaced it meanwhile.
+    private func removing(_ save: PendingSave) throws {
         do {
-            try storage.removePending()
+            if try saves.remove(save) { deliver() }
         } catch {
             throw record(.storage("the pending save could not be removed: \(error.localizedDescription)"))
         }
-        pending = nil
-        deliver()
     }
 }

@@ -32,28 +32,21 @@ public actor TabBarClient {
     let outcomes = Broadcast<SaveOutcome>(replaysLatest: false)
 
     /// The answer served: from the service, the disk or the bundle.
-    var held: HeldAnswer?
-    /// The save not yet stored by the service, as on disk.
-    var pending: PendingSave?
-    /// The user's stored customization as last read, with its ETag (for `If-None-Match` and `If-Match`).
-    var heldTabOrder: (order: TabOrder, etag: String?)?
-    /// Set by a 401 or 403: the token refused (nil when none was sent).
-    var refusedToken: String??
-    /// The service asked not to be called before this (`Retry-After`).
-    var notBefore: ContinuousClock.Instant?
-    /// Retryable failures since the last success: the backoff's exponent.
-    var failures = 0
+    var answers: AnswerCache
+    /// The save waiting to be stored by the service, and the stored order as last read.
+    var saves: SaveQueue
+    /// When to ask the service again: backoff, `Retry-After`, the retry waiting, the periodic refresh.
+    var schedule: RefreshSchedule
+    /// The event stream followed while the app is active.
+    var events = EventFollower()
+    /// Holds requests back after a 401 or 403 until the token provider gives another token.
+    var tokens = TokenGate()
     var isActive = false
-    var loaded = false
     var stopped = false
+    /// The revalidation in flight, which a second one joins.
     var fetchTask: Task<TabBarDelivery, any Error>?
+    /// The sending of pending saves in flight, which a second one joins.
     var sendTask: Task<SavedTabOrder?, any Error>?
-    var eventTask: Task<Void, Never>?
-    var eventGeneration = 0
-    var refreshTask: Task<Void, Never>?
-    var recoveryTask: Task<Void, Never>?
-    /// The id of the last event read from the stream, sent as `Last-Event-ID` when reconnecting.
-    var lastEventID: String?
     /// Awaited after a save read the stored order and before it writes: lets a test make two saves race.
     var beforeTabOrderWrite: (@Sendable () async -> Void)?
 
@@ -63,6 +56,9 @@ public actor TabBarClient {
         transport = HTTPTransport(timeout: configuration.requestTimeout)
         eventStreams = EventStreamSession(idleTimeout: configuration.eventStreamIdleTimeout)
         storage = ClientStorage(configuration)
+        answers = AnswerCache(storage: storage, bundled: configuration.bundledDefault)
+        saves = SaveQueue(storage: storage, owner: configuration.saveOwner)
+        schedule = RefreshSchedule(backoff: configuration.retryPolicy.backoff)
     }
 
     /// The latest delivery, nil before anything could be served.
@@ -80,7 +76,7 @@ public actor TabBarClient {
     /// The edit waiting to be stored by the service, if any.
     public var pendingEdit: TabOrderEdit? {
         loadIfNeeded()
-        return pending?.edit
+        return saves.pending?.edit
     }
 
     /// Serves what the disk holds (the last good answer for this request, else the bundled default, with a pending
@@ -97,12 +93,11 @@ public actor TabBarClient {
         guard !stopped else { return }
         stopped = true
         isActive = false
-        for task in [eventTask, refreshTask, recoveryTask] { task?.cancel() }
+        events.stop()
+        schedule.stopPeriodic()
+        schedule.cancelRecovery()
         fetchTask?.cancel()
         sendTask?.cancel()
-        eventTask = nil
-        refreshTask = nil
-        recoveryTask = nil
         transport.invalidate()
         eventStreams.invalidate()
         deliveries.finish()
@@ -132,18 +127,9 @@ public actor TabBarClient {
     /// Reads the disk once: the last good answer if it answers this request, else the bundled default; the
     /// pending save if it is this client's and user's.
     func loadIfNeeded() {
-        guard !loaded else { return }
-        loaded = true
-        let key = requestKey
-        if let cached = storage.loadAnswer(), cached.request == key,
-            let tabBar = try? JSONDecoder().decode(TabBar.self, from: cached.body)
-        {
-            held = HeldAnswer(
-                tabBar: tabBar, etag: cached.etag, request: key, source: .cached, receivedAt: cached.receivedAt)
-        } else if let bundled = configuration.bundledDefault {
-            held = HeldAnswer(tabBar: bundled, etag: nil, request: key, source: .bundled, receivedAt: nil)
-        }
-        pending = storage.loadPending()
+        guard !answers.loaded else { return }
+        answers.load(request: requestKey)
+        saves.load()
         deliver()
     }
 
@@ -156,15 +142,8 @@ public actor TabBarClient {
     /// Hands the held answer to the app, with the pending save's edit applied to it.
     @discardableResult
     func deliver() -> TabBarDelivery? {
-        statuses.update { $0.hasPendingSave = pending != nil }
-        guard let held else { return nil }
-        var tabBar = held.tabBar
-        if let pending, configuration.user != nil {
-            tabBar = tabBar.applying(pending.edit.applied(to: TabOrderState(held.tabBar)))
-        }
-        let delivery = TabBarDelivery(
-            tabBar: tabBar, source: held.source, etag: held.etag, hasPendingSave: pending != nil,
-            receivedAt: held.receivedAt)
+        statuses.update { $0.hasPendingSave = saves.pending != nil }
+        guard let delivery = answers.delivery(pending: saves.pending) else { return nil }
         deliveries.publish(delivery)
         return delivery
     }
@@ -179,16 +158,6 @@ public actor TabBarClient {
     func setBeforeTabOrderWrite(_ hook: (@Sendable () async -> Void)?) {
         beforeTabOrderWrite = hook
     }
-}
-
-/// The answer a client holds: the tab bar, its ETag, the request it answers and where it came from.
-struct HeldAnswer: Sendable, Hashable {
-    var tabBar: TabBar
-    var etag: String?
-    /// What request it answers (``TabBarClient/requestKey``).
-    var request: String
-    var source: TabBarDelivery.Source
-    var receivedAt: Date?
 }
 
 extension TabBarClient {
