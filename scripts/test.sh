@@ -74,3 +74,6 @@ swift test
 
 echo "== the Swift client's own tests (Clients/Swift, a package with no dependencies)"
 swift test --package-path Clients/Swift
+
+echo "== an app depending on the Swift client alone: no other package, none of the server's modules, the docs' examples"
+bash scripts/client-consumer.sh

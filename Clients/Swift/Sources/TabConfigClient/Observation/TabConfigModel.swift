@@ -10,8 +10,9 @@ import Observation
 ///
 ///     var body: some View {
 ///         TabView {
-///             ForEach(model.presenter?.items ?? []) { item in
-///                 Screens.view(for: item.destination).tabItem { Label(item.title, systemImage: item.imageName ?? "circle") }
+///             ForEach(model.presenter?.barItems ?? []) { item in
+///                 ScreenView(destination: item.destination)
+///                     .tabItem { Label(item.title, systemImage: item.imageName ?? "square") }
 ///             }
 ///         }
 ///         .task { await model.run() }

@@ -1,5 +1,5 @@
-// Not compiled by this project's CI: it builds on Linux only, where UIKit does not exist. Written against UIKit's
-// API and kept small; check it in an app's build.
+// Type-checked on Linux by scripts/client-consumer.sh, against a stand-in for UIKit and outside this module (so it
+// uses only the client's public API); run only in an app.
 #if canImport(UIKit)
 import UIKit
 

@@ -1,0 +1,1 @@
+../../../../../Clients/Swift/Sources/TabConfigClient/UIKit/TabBarControllerAdapter.swift
