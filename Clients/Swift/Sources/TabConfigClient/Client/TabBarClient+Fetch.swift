@@ -78,12 +78,15 @@ extension TabBarClient {
         return delivery
     }
 
-    /// The service answered: the backoff starts over, a pending save is sent, the event stream followed again if
-    /// the app is active.
+    /// The service answered: the backoff starts over (the retry waiting is not needed), a pending save is sent, and
+    /// if the app is active the event stream is followed again and a tab bar not yet confirmed is revalidated (an
+    /// event stream that connects first would otherwise leave a cached answer unconfirmed until the next version).
     func reachable() {
         schedule.answered()
         if saves.pending != nil { startSending() }
-        if isActive { startEvents() }
+        guard isActive else { return }
+        startEvents()
+        if answers.held?.source != .fresh { revalidateInBackground() }
     }
 
     /// Retries after a retryable failure, once the backoff's wait (and any `Retry-After`) has passed: the pending

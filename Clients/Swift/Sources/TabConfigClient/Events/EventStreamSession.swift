@@ -6,11 +6,11 @@ import FoundationNetworking
 /// A client's event-stream requests, each read as its bytes arrive through URLSession's data delegate: that works on
 /// Apple platforms and on Linux's FoundationNetworking alike (whose URLSession has no `bytes(for:)`).
 ///
-/// One session serves every connection of the client's life. Ending a stream's iteration cancels its task, never
-/// the session, which only ``invalidate()`` ends, once, when the client shuts down: a session of its own per
-/// connection, invalidated from the stream's termination while FoundationNetworking tore the failed connection down,
-/// crashed the process now and then (SIGILL in `URLSession.invalidateAndCancel()`).
-final class EventStreamSession: NSObject, URLSessionDataDelegate, Sendable {
+/// Every client's streams go through one session of the process, never invalidated (see ``HTTPTransport``: session
+/// teardown crashed FoundationNetworking now and then, here first with a session per connection invalidated as the
+/// connection failed). Ending a stream's iteration cancels its request; ``invalidate()`` cancels the client's
+/// requests, and later streams fail at once.
+final class EventStreamSession: Sendable {
     /// What a connection delivers.
     enum Chunk: Sendable {
         /// The response's status and `Retry-After`.
@@ -19,19 +19,14 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, Sendable {
         case bytes(Data)
     }
 
-    private let streams = Locked<[Int: AsyncThrowingStream<Chunk, any Error>.Continuation]>([:])
-    /// Nil once invalidated. Tasks are made while holding it: FoundationNetworking traps when a task is made on an
-    /// invalidated session.
-    private let session = Locked<URLSession?>(nil)
+    /// This client's connections, by task identifier; nil once invalidated.
+    private let tasks = Locked<[Int: URLSessionDataTask]?>([:])
+    private let idleTimeout: Duration
 
-    /// A session whose requests fail after `idleTimeout` without a byte (the service's heartbeats keep a healthy
+    /// Streams whose requests fail after `idleTimeout` without a byte (the service's heartbeats keep a healthy
     /// stream busier than that).
     init(idleTimeout: Duration) {
-        super.init()
-        let configuration = HTTPTransport.sessionConfiguration(timeout: idleTimeout)
-        configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        let made = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        session.withLock { $0 = made }
+        self.idleTimeout = idleTimeout
     }
 
     /// Opens `request`. The stream yields the response's head first, then the body in chunks as they come; it ends
@@ -41,24 +36,57 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, Sendable {
         AsyncThrowingStream { continuation in
             var request = request
             request.cachePolicy = .reloadIgnoringLocalCacheData
+            request.timeoutInterval = idleTimeout.timeInterval
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-            guard let task = session.withLock({ $0?.dataTask(with: request) }) else {
+            let made = tasks.withLock { tasks -> URLSessionDataTask? in
+                guard tasks != nil else { return nil }
+                let task = Self.session.dataTask(with: request)
+                Self.router.deliver(task, to: continuation)
+                tasks?[task.taskIdentifier] = task
+                return task
+            }
+            guard let task = made else {
                 continuation.finish(throwing: URLError(.cancelled))
                 return
             }
-            streams.withLock { $0[task.taskIdentifier] = continuation }
-            continuation.onTermination = { _ in task.cancel() }
+            let tasks = tasks
+            continuation.onTermination = { _ in
+                task.cancel()
+                tasks.withLock { _ = $0?.removeValue(forKey: task.taskIdentifier) }
+            }
             task.resume()
         }
     }
 
-    /// Cancels every connection and ends the session; later streams fail at once.
+    /// Cancels every connection of the client; later streams fail at once.
     func invalidate() {
-        let ending = session.withLock { session in
-            defer { session = nil }
-            return session
+        let open = tasks.withLock { tasks in
+            defer { tasks = nil }
+            return tasks.map { Array($0.values) } ?? []
         }
-        ending?.invalidateAndCancel()
+        open.forEach { $0.cancel() }
+    }
+
+    /// The delegate of every stream's session.
+    private static let router = EventStreamRouter()
+
+    /// The session every client's streams go through: no cache, and no limit on a stream's life.
+    private static let session: URLSession = {
+        let configuration = HTTPTransport.sessionConfiguration()
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        return URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }()
+}
+
+/// Hands each event-stream request's head, bytes and end to the stream that opened it.
+private final class EventStreamRouter: NSObject, URLSessionDataDelegate, Sendable {
+    private let streams = Locked<[Int: AsyncThrowingStream<EventStreamSession.Chunk, any Error>.Continuation]>([:])
+
+    /// Sends what `task` receives to `continuation`, from now until the task completes.
+    func deliver(
+        _ task: URLSessionTask, to continuation: AsyncThrowingStream<EventStreamSession.Chunk, any Error>.Continuation
+    ) {
+        streams.withLock { $0[task.taskIdentifier] = continuation }
     }
 
     func urlSession(
@@ -84,7 +112,7 @@ final class EventStreamSession: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private func stream(of task: URLSessionTask) -> AsyncThrowingStream<Chunk, any Error>.Continuation? {
+    private func stream(of task: URLSessionTask) -> AsyncThrowingStream<EventStreamSession.Chunk, any Error>.Continuation? {
         streams.withLock { $0[task.taskIdentifier] }
     }
 }

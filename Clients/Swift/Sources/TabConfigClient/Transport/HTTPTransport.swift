@@ -3,30 +3,37 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends the client's requests through one URLSession that never answers from a cache of its own: the client keeps
+/// Sends the client's requests through a URLSession that never answers from a cache of its own: the client keeps
 /// the last answer itself and revalidates it with `If-None-Match`. (With a `max-age` in the answer, URLSession's
 /// cache would otherwise answer without asking, and turn the service's 304 into the 200 it cached.)
 ///
-/// After ``invalidate()`` a request fails with `URLError(.cancelled)`: FoundationNetworking traps ("Session
-/// invalidated") when a task is made on an invalidated session, so tasks are made under the same lock that
-/// invalidating takes.
+/// Every transport of the process shares one session, never invalidated: on Linux, FoundationNetworking's session
+/// teardown races libdispatch's socket sources and crashed a test process now and then
+/// (`_dispatch_event_loop_drain` while a client shut down; swift-corelibs-foundation#4791 is that family). A
+/// transport's own requests are cancelled by ``invalidate()``, after which a request fails with
+/// `URLError(.cancelled)`.
 struct HTTPTransport: Sendable {
-    private let session: Locked<URLSession?>
+    /// The requests in flight, by task identifier; nil once invalidated.
+    private let inFlight = Locked<[Int: URLSessionDataTask]?>([:])
+    private let timeout: Duration
 
     /// A transport whose requests time out after `timeout` without a byte.
     init(timeout: Duration) {
-        session = Locked(URLSession(configuration: Self.sessionConfiguration(timeout: timeout)))
+        self.timeout = timeout
     }
 
-    /// An ephemeral configuration without URL cache, cookies or credentials storage.
-    static func sessionConfiguration(timeout: Duration) -> URLSessionConfiguration {
+    /// The session every transport sends through.
+    private static let session = URLSession(configuration: sessionConfiguration())
+
+    /// An ephemeral configuration without URL cache, cookies or credentials storage; each request sets its own
+    /// timeout.
+    static func sessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCredentialStorage = nil
-        configuration.timeoutIntervalForRequest = timeout.timeInterval
         return configuration
     }
 
@@ -34,11 +41,14 @@ struct HTTPTransport: Sendable {
     func send(_ request: URLRequest) async throws -> HTTPAnswer {
         var request = request
         request.cachePolicy = .reloadIgnoringLocalCacheData
+        request.timeoutInterval = timeout.timeInterval
         let started = Locked<URLSessionDataTask?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let made = session.withLock { session in
-                    session?.dataTask(with: request) { data, response, error in
+                let made = inFlight.withLock { tasks -> URLSessionDataTask? in
+                    guard tasks != nil else { return nil }
+                    let task = Self.session.dataTask(with: request) { data, response, error in
+                        if let finished = started.withLock({ $0 }) { ended(finished) }
                         if let error {
                             continuation.resume(throwing: error)
                         } else if let response = response as? HTTPURLResponse {
@@ -47,6 +57,8 @@ struct HTTPTransport: Sendable {
                             continuation.resume(throwing: URLError(.badServerResponse))
                         }
                     }
+                    tasks?[task.taskIdentifier] = task
+                    return task
                 }
                 guard let task = made else {
                     continuation.resume(throwing: URLError(.cancelled))
@@ -61,13 +73,18 @@ struct HTTPTransport: Sendable {
         }
     }
 
-    /// Cancels what is in flight and releases the session; later requests fail at once.
+    /// Forgets a request that ended.
+    private func ended(_ task: URLSessionDataTask) {
+        inFlight.withLock { _ = $0?.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    /// Cancels what is in flight; later requests fail at once.
     func invalidate() {
-        let ending = session.withLock { session in
-            defer { session = nil }
-            return session
+        let tasks = inFlight.withLock { tasks in
+            defer { tasks = nil }
+            return tasks.map { Array($0.values) } ?? []
         }
-        ending?.invalidateAndCancel()
+        tasks.forEach { $0.cancel() }
     }
 }
 
