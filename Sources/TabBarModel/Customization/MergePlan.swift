@@ -19,6 +19,11 @@ public struct MergePlan: Sendable {
     private let absent: Set<String>
     /// Ids of open tabs whose template is gone: they take no part either, and come back with their template.
     public private(set) var absentOpenTabs: [String]
+    /// Ids of the templates the request's build cannot open.
+    private let absentTemplates: Set<String>
+    /// Ids of open tabs of those templates: they take no part, are not dropped, and come back on a build that has
+    /// their template's screen.
+    public private(set) var unopenableOpenTabs: [String]
     /// Id of a config's shown tab → its position (the first, should an id repeat).
     private let index: [String: Int]
     /// Old id → the id of the first tab (shown or not) that declares it `replaces`.
@@ -29,10 +34,13 @@ public struct MergePlan: Sendable {
     private let locked: [Bool]
 
     /// The plan of `tabs`, a config's top-level tabs in default order, for a request that lacks the `absent` ones;
-    /// `templates` are the ids of the config's templates.
-    init(tabs: [Tab], absent: Set<String> = [], templates: [String] = []) {
+    /// `templates` are the ids of the config's templates, of which the request's build cannot open the
+    /// `absentTemplates`.
+    init(tabs: [Tab], absent: Set<String> = [], templates: [String] = [], absentTemplates: Set<String> = []) {
         self.absent = absent
         self.templates = templates
+        self.absentTemplates = absentTemplates
+        unopenableOpenTabs = []
         let shown = tabs.filter { $0.deprecated != .hard && !absent.contains($0.id) }
         staticIDs = shown.map(\.id)
         dynamicTabs = []
@@ -88,19 +96,21 @@ public struct MergePlan: Sendable {
 
     /// Whether `id` is a tab absent for this request, or an open tab whose template is gone.
     func isAbsent(_ id: String) -> Bool {
-        absent.contains(id) || absentOpenTabs.contains(id)
+        absent.contains(id) || absentOpenTabs.contains(id) || unopenableOpenTabs.contains(id)
     }
 
     /// This plan for a user with `openTabs`: those whose template the config has follow the config's tabs (in the
-    /// order they were opened, hideable, never locked); those whose template is gone are absent (they take no part,
-    /// and come back with their template). Names are unique among a user's open tabs (opening is idempotent by
+    /// order they were opened, hideable, never locked); those whose template is gone, or which the request's build
+    /// cannot open, are absent (they take no part, and come back with their template). Names are unique among a user's open tabs (opening is idempotent by
     /// name), and so are their ids.
     public func including(_ openTabs: [DynamicTab]) -> MergePlan {
         guard !openTabs.isEmpty else { return self }
         var plan = self
         plan.dynamicTabs.reserveCapacity(openTabs.count)
         for tab in openTabs {
-            if templates.contains(tab.template) {
+            if absentTemplates.contains(tab.template) {
+                plan.unopenableOpenTabs.append(tab.id)
+            } else if templates.contains(tab.template) {
                 plan.dynamicTabs.append(tab)
             } else {
                 plan.absentOpenTabs.append(tab.id)

@@ -10,7 +10,9 @@ extension TabBarConfig {
             let listed = order.compactMap { id in tabs.first { $0.id == id } }
             ordered = listed + tabs.filter { !order.contains($0.id) }
         }
-        let plan = MergePlan(tabs: ordered, absent: absent, templates: (tabTemplates ?? []).map(\.id))
+        let plan = MergePlan(
+            tabs: ordered, absent: absent, templates: (tabTemplates ?? []).map(\.id),
+            absentTemplates: outcome.absentTemplates)
         let shown = ordered.filter { $0.deprecated != .hard && !absent.contains($0.id) }.map { tab in
             Self.withShownChildren(tab, absent: absent)
         }

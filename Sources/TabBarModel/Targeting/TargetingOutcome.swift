@@ -10,8 +10,22 @@ public struct TargetingOutcome: Sendable, Hashable {
     public let key: String
     /// Ids of the tabs (top level or children) targeting leaves out of this request's tab bar.
     public let absentIDs: Set<String>
+    /// Ids of the templates whose open tabs are left out: the request's build cannot open them
+    /// (``excluding(_:)``).
+    public let absentTemplates: Set<String>
     /// The experiment that applies and its variation.
     public let experiment: ExperimentAssignment?
     /// The index of that experiment in the document's `experiments`.
     let experimentIndex: Int?
+
+    init(
+        key: String, absentIDs: Set<String>, absentTemplates: Set<String> = [], experiment: ExperimentAssignment?,
+        experimentIndex: Int?
+    ) {
+        self.key = key
+        self.absentIDs = absentIDs
+        self.absentTemplates = absentTemplates
+        self.experiment = experiment
+        self.experimentIndex = experimentIndex
+    }
 }
