@@ -2,7 +2,8 @@ import Foundation
 
 /// Copies a file store into a PostgreSQL store (`tabconfig migrate-store`): every client's retained versions with
 /// their numbers, dates, notes and rollbacks, each client's version numbering (deleted clients' included), every
-/// customization with its revision (reset ones too, so that revisions keep counting), and the audit log in its order.
+/// customization with its revision (reset ones too, so that revisions keep counting), the audit log in its order,
+/// and the build manifests with their revisions.
 /// Idempotent: what the target already holds at the same or a newer revision is left alone, and an audit entry it
 /// holds (same client, action, version and time) is not copied again, so a second run changes nothing. Run it with the
 /// service stopped: the target's replicas are not notified.
@@ -21,6 +22,10 @@ public enum StoreMigration {
         public var auditEntries = 0
         /// Audit entries written (those the target held already were not).
         public var auditEntriesWritten = 0
+        /// Build manifests in the source.
+        public var builds = 0
+        /// Build manifests written (those the target held at the same or a newer revision were not).
+        public var buildsWritten = 0
     }
 
     /// How far a run is: `done` of `total` items (versions, customizations and audit entries).
@@ -86,6 +91,9 @@ public enum StoreMigration {
             done += part.count
             progress(done, total)
         }
+        let builds = source.buildTable.withLock { Array($0.builds.values) }
+        report.builds = builds.count
+        report.buildsWritten = try target.importBuilds(builds)
         try verify(report, source: source, clients: clients, target: target)
         return report
     }
@@ -101,6 +109,13 @@ public enum StoreMigration {
         if counts.customizations != report.customizations {
             problems.append(
                 "\(counts.customizations) customizations in the target, \(report.customizations) in the source")
+        }
+        let builds = source.buildTable.withLock { Array($0.builds.values) }
+        let missing = builds.filter { build in
+            target.storedBuild(build.key).map { $0.revision < build.revision } ?? true
+        }
+        if !missing.isEmpty {
+            problems.append("\(missing.count) build manifests of the source are not in the target")
         }
         if counts.auditEntries != report.auditEntries {
             problems.append("\(counts.auditEntries) audit entries in the target, \(report.auditEntries) in the source")

@@ -69,6 +69,19 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// Removes the customization (taking the next revision, which the key keeps counting from); returns whether
     /// one existed. Durable before returning.
     func deleteCustomization(client: String, user: String) throws -> Bool
+    /// The client's registered build manifests, sorted by platform and app version, from memory.
+    func builds(client: String) -> [StoredBuild]
+    /// The manifest registered for one build of the client, from memory; nil when none is.
+    func build(client: String, platform: String, appVersion: String) -> StoredBuild?
+    /// Registers `document` as the manifest of a build of `client` (`platform` and `appVersion` as the caller
+    /// checked and canonicalized them), replacing one registered before. A document equal to the registered one
+    /// writes nothing (``BuildChange/unchanged``, the stored build returned). Manifests stay when their client is
+    /// deleted: the builds are still in users' hands. Durable before returning.
+    func registerBuild(
+        client: String, platform: String, appVersion: String, document: Data
+    ) throws -> (build: StoredBuild, change: BuildChange)
+    /// Removes a build's manifest; returns whether there was one. Durable before returning.
+    func deleteBuild(client: String, platform: String, appVersion: String) throws -> Bool
     /// Number of stored customizations (for logs and metrics).
     var customizationCount: Int { get }
     /// Bytes of the customizations journal, for a store that keeps one (the file store); else nil.
@@ -140,6 +153,8 @@ public enum StoreChange: Sendable, Equatable {
     case published(client: String)
     /// The client was deleted.
     case deleted(client: String)
+    /// A build manifest of the client was registered, replaced or removed.
+    case builds(client: String)
     /// The store re-read everything (after losing its connection for notices): any client may have changed.
     case reloaded
 }

@@ -48,6 +48,9 @@ final class Catalog: Sendable {
         case .reloaded:
             let known = configs.withLock { Set($0.keys) }
             for client in known.union(store.clientIDs()).sorted() { refresh(client) }
+        case .builds:
+            // The catalog holds nothing made from build manifests.
+            break
         }
     }
 

@@ -11,6 +11,7 @@ import Synchronization
 /// <data>/customizations.journal                      append-only log of customization writes and client deletions
 /// <data>/customizations.snapshot                     compacted state, replaced atomically
 /// <data>/audit.log                                   append-only log of audited config changes (`AuditLog`)
+/// <data>/builds.json                                 the build manifests, rewritten atomically (`BuildTable`)
 /// ```
 /// A client deletion is journaled with the client's last version number before its files go, so numbering continues
 /// after it. An audited change's entry is appended and fsynced before the change is made (`FileStore+Audit`). Every
@@ -25,6 +26,8 @@ public final class FileStore: TabBarStore {
     let catalog: Mutex<VersionCatalog>
     /// The audit entries of config changes, in `audit.log` and in memory.
     let audit: AuditLog
+    /// The build manifests, in `builds.json` and in memory.
+    let buildTable: Mutex<BuildTable>
     /// How many versions of each client are kept.
     let keepVersions: Int
     /// Serializes publishes, client deletions and close.
@@ -60,6 +63,7 @@ public final class FileStore: TabBarStore {
             }
             let versions = try Self.loadVersions(clientsDirectory, keep: options.keepVersions, io: io, logger: logger)
             catalog = Mutex(versions)
+            buildTable = Mutex(try Self.loadBuilds(path, io: io))
             let log: CustomizationLog
             do {
                 log = try CustomizationLog(

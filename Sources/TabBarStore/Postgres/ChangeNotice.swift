@@ -24,6 +24,9 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         case customization = "c"
         /// A batch of tab-order saves of one client: `client`, `entries`.
         case customizations = "cs"
+        /// A build manifest was registered or removed: `client`, `platform`, `appVersion`, `revision` (the new one,
+        /// or the removed one's).
+        case build = "b"
     }
 
     /// One save of a ``Kind/customizations`` notice.
@@ -50,10 +53,12 @@ struct ChangeNotice: Codable, Sendable, Equatable {
     var value: StoredCustomization?
     var fetch: Bool?
     var entries: [Entry]?
+    var platform: String?
+    var appVersion: String?
 
     enum CodingKeys: String, CodingKey {
         case kind = "k", origin = "o", client = "c", version = "v", prunedThrough = "p", user = "u", revision = "r", value = "j"
-        case fetch = "f", entries = "e"
+        case fetch = "f", entries = "e", platform = "pl", appVersion = "av"
     }
 
     /// Reads a payload: ``RecordJSONReader`` for the usual notice, `JSONDecoder` for anything it leaves.

@@ -20,6 +20,20 @@ struct PostgresCache: Sendable {
     private(set) var customizations: [CustomizationKey: CustomizationEntry] = [:]
     /// How many customizations have a value.
     private(set) var customizationCount = 0
+    /// Build manifests by client, platform and app version.
+    private(set) var builds: [BuildKey: StoredBuild] = [:]
+
+    /// Records a registered manifest, unless the cache holds a newer one of the build.
+    mutating func setBuild(_ build: StoredBuild) {
+        if let current = builds[build.key], current.revision >= build.revision { return }
+        builds[build.key] = build
+    }
+
+    /// Forgets a build's manifest if it is the one of `revision` or older (a newer registration stays).
+    mutating func removeBuild(_ key: BuildKey, through revision: Int) {
+        guard let current = builds[key], current.revision <= revision else { return }
+        builds[key] = nil
+    }
 
     /// Adds a published version (one the database committed), pruning versions at or below `prunedThrough`.
     mutating func addVersion(_ version: ConfigVersion, prunedThrough: Int) {

@@ -9,7 +9,7 @@ enum PostgresMigrations {
     static let lockKey: Int64 = 0x7461_6263_6F6E_6669
 
     /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log;
-    /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``).
+    /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``); 4: build manifests.
     static let all: [[String]] = [
         [
             """
@@ -117,6 +117,20 @@ enum PostgresMigrations {
             END
             $procedure$
             """,
+        ],
+        [
+            """
+            CREATE TABLE tabconfig_builds (
+                client text NOT NULL,
+                platform text NOT NULL,
+                app_version text NOT NULL,
+                revision bigint NOT NULL,
+                registered_at timestamptz NOT NULL,
+                document bytea NOT NULL,
+                PRIMARY KEY (client, platform, app_version)
+            )
+            """,
+            "CREATE SEQUENCE tabconfig_build_revisions",
         ],
     ]
 

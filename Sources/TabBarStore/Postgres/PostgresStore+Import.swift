@@ -69,6 +69,41 @@ extension PostgresStore {
         }
     }
 
+    /// Writes build manifests with their revisions where the database holds an older revision or none, and moves
+    /// the revision sequence past them. Returns how many it wrote.
+    func importBuilds(_ builds: [StoredBuild]) throws -> Int {
+        guard !builds.isEmpty else { return 0 }
+        return try write { database, logger in
+            try await database.transaction(logger: logger) { connection in
+                var written = 0
+                for build in builds {
+                    for try await _ in try await connection.query(
+                        """
+                        INSERT INTO tabconfig_builds AS b (client, platform, app_version, revision, registered_at, document)
+                        VALUES (\(build.client), \(build.platform), \(build.appVersion), \(build.revision),
+                                'epoch'::timestamptz + \(Self.milliseconds(build.registeredAt)) * interval '1 millisecond',
+                                \(build.document))
+                        ON CONFLICT (client, platform, app_version) DO UPDATE
+                        SET revision = EXCLUDED.revision, registered_at = EXCLUDED.registered_at,
+                            document = EXCLUDED.document
+                        WHERE b.revision < EXCLUDED.revision
+                        RETURNING 1
+                        """, logger: logger
+                    ).decode(Int.self) {
+                        written += 1
+                    }
+                }
+                let highest = builds.map(\.revision).max() ?? 0
+                try await connection.query(
+                    """
+                    SELECT setval('tabconfig_build_revisions', GREATEST(\(highest),
+                        (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM tabconfig_build_revisions)), true)
+                    """, logger: logger)
+                return written
+            }
+        }
+    }
+
     /// Versions per client, customizations with a value and audit entries, as the database holds them.
     func storedCounts() throws -> (versions: [String: Int], customizations: Int, auditEntries: Int) {
         try write { database, logger in

@@ -99,6 +99,8 @@ extension PostgresStore {
             cache.withLock { cache in
                 for (key, entry) in entries { cache.setCustomization(key, entry) }
             }
+        case .build:
+            try await applyBuildNotice(notice)
         }
     }
 }

@@ -18,6 +18,9 @@ extension PostgresStore {
         for version in try await versions(database, where: "TRUE", logger: logger) {
             cache.addVersion(version, prunedThrough: 0)
         }
+        for build in try await builds(database, logger: logger) {
+            cache.setBuild(build)
+        }
         return try await database.withWatchedConnection { [cache] connection in
             var loaded = cache
             let customizations = try await connection.query(

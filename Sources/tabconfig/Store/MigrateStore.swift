@@ -51,6 +51,9 @@ struct MigrateStore: ParsableCommand {
                     + "in \(String(format: "%.1f", seconds)) s; written: \(report.versionsWritten) versions, "
                     + "\(report.customizationsWritten) customizations, \(report.auditEntriesWritten) audit entries "
                     + "(the rest were there already); counts verified")
+            if report.builds > 0 {
+                print("copied \(report.builds) build manifests; written: \(report.buildsWritten)")
+            }
             if report.unreadable > 0 {
                 print("\(report.unreadable) customizations could not be read in the source: copied as reset")
             }

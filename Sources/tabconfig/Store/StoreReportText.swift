@@ -73,6 +73,8 @@ enum StoreReportText {
             return "\(file.validRecords) intact entr\(file.validRecords == 1 ? "y" : "ies")\(declared)"
         case .version:
             return file.isClean ? "intact" : "damaged"
+        case .builds:
+            return file.isClean ? "\(file.validRecords) build manifest\(file.validRecords == 1 ? "" : "s")" : "damaged"
         }
     }
 
@@ -81,10 +83,12 @@ enum StoreReportText {
         let unit = file.kind == .version ? "valid later version" : "valid record"
         var lines = file.damage.map { range in
             let follows =
-                range.isTornTail
+                file.kind == .builds
+                ? "written whole, so damaged after it was written"
+                : range.isTornTail
                 ? "nothing valid follows (torn tail)"
                 : "\(range.validRecordsAfter) \(unit)\(range.validRecordsAfter == 1 ? "" : "s") follow (corruption in the middle)"
-            let place = file.kind == .version ? "whole file" : "byte offset \(range.offset)"
+            let place = file.kind == .version || file.kind == .builds ? "whole file" : "byte offset \(range.offset)"
             return "  \(place), \(range.length) byte\(range.length == 1 ? "" : "s"): \(range.reason); \(follows)"
         }
         guard verdict else { return lines }

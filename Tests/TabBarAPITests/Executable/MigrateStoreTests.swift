@@ -63,6 +63,35 @@ struct MigrateStoreTests {
         #expect(try copy.saveCustomization(client: "gone", user: "dave", StoredCustomization(order: [], hidden: []), expectedRevision: 0).revision == 2)
     }
 
+    @Test("build manifests come along with their revisions; a second run writes none; revisions continue after them")
+    func copiesBuilds() throws {
+        let directory = try TemporaryDirectory("migrate-builds")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let source = try FileStore(directory: data, logger: .silent)
+        let manifest = Data(#"{"viewControllers":["ShopViewController"]}"#.utf8)
+        _ = try source.registerBuild(client: "shop", platform: "ios", appVersion: "5.1.9", document: Data("{}".utf8))
+        let current = try source.registerBuild(client: "shop", platform: "ios", appVersion: "5.2.0", document: manifest)
+        source.close()
+
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let (status, output) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("copied 2 build manifests; written: 2"), "\(output)")
+        let (again, secondOutput) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
+        #expect(again == 0)
+        #expect(secondOutput.contains("copied 2 build manifests; written: 0"), "\(secondOutput)")
+
+        let copy = try PostgresStore(url: try #require(PostgresStoreURL(url)), logger: .silent)
+        defer { copy.close() }
+        #expect(copy.build(client: "shop", platform: "ios", appVersion: "5.2.0") == current.build)
+        #expect(copy.builds(client: "shop").count == 2)
+        let next = try copy.registerBuild(
+            client: "shop", platform: "ios", appVersion: "5.2.1", document: manifest)
+        #expect(next.build.revision > current.build.revision, "a revision is never given out twice")
+    }
+
     @Test("a target that is not a PostgreSQL URL: exit 2, nothing copied")
     func refusesBadTargets() throws {
         let directory = try TemporaryDirectory("migrate-bad")

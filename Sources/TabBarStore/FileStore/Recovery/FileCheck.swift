@@ -10,6 +10,8 @@ public struct FileCheck: Sendable, Equatable {
         case audit
         /// One `clients/<client>/versions/NNNNNN.json`.
         case version
+        /// `builds.json`, the build manifests.
+        case builds
     }
 
     /// The file's path.

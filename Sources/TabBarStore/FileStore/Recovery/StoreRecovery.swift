@@ -57,6 +57,11 @@ public enum StoreRecovery {
                 let side = try SideFile.moveAside(file.path, io: io)
                 report.files[index].sideFiles = [side]
                 report.files[index].action = "moved the damaged version file to \(side)"
+            case .builds:
+                let side = try SideFile.moveAside(file.path, io: io)
+                report.files[index].sideFiles = [side]
+                report.files[index].action =
+                    "moved the damaged build manifests to \(side); the store opens without them: register them again"
             }
             logger.notice(
                 "repaired \(file.path)",
@@ -91,6 +96,10 @@ public enum StoreRecovery {
         let auditPath = (path as NSString).appendingPathComponent(AuditLog.fileName)
         if io.exists(auditPath) {
             files.append(try checkAppendOnly(auditPath, kind: .audit, io: io))
+        }
+        let buildsPath = (path as NSString).appendingPathComponent(BuildTable.fileName)
+        if io.exists(buildsPath) {
+            files.append(checkBuilds(buildsPath, io: io))
         }
         for name in try io.contents(of: path) where SideFile.isSideFile(name) {
             sideFiles.append((path as NSString).appendingPathComponent(name))
@@ -222,6 +231,20 @@ public enum StoreRecovery {
             }
         }
         return checks
+    }
+
+    /// Checks `builds.json`: written whole, it is intact or damaged as a whole, and open refuses a damaged one.
+    private static func checkBuilds(_ path: String, io: FileIO) -> FileCheck {
+        do {
+            let table = try BuildTable.decode(try io.read(path))
+            return FileCheck(path: path, kind: .builds, validRecords: table.builds.count)
+        } catch {
+            let size = (try? io.read(path).count) ?? 0
+            let damage = DamagedRange(offset: 0, length: size, reason: "\(error)", validRecordsAfter: 0)
+            var check = FileCheck(path: path, kind: .builds, validRecords: 0, damage: [damage])
+            check.opensWithoutRepair = false
+            return check
+        }
     }
 
     /// The header of the journal or the audit log.
