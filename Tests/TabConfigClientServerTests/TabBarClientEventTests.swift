@@ -30,6 +30,31 @@ struct TabBarClientEventTests {
         await client.shutdown()
     }
 
+    @Test("A build manifest registered for the client's build reaches it through the event stream: tabs it lacks go")
+    func buildManifestSeen() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let client = server.client()
+        await client.start()
+        await client.setActive(true)
+        #expect(await client.delivery { $0.source == .fresh && $0.tabBar.tabs.count == 6 } != nil)
+        #expect(await client.status { $0.eventStream == .connected } != nil)
+        func register(_ ids: [String]) async throws -> Int {
+            let manifest = ["viewControllers": ids.map { "\($0.capitalized)ViewController" }]
+            return try await server.request(
+                "PUT", "/v1/clients/app/builds/ios/5.2.0",
+                headers: ["Authorization": "Bearer \(ClientTestServer.adminToken)", "Content-Type": "application/json"],
+                body: try JSONSerialization.data(withJSONObject: manifest)
+            ).status
+        }
+        #expect(try await register(ClientFixtures.ids.filter { $0 != "settings" }) == 201)
+        let without = try #require(await client.delivery { !$0.tabBar.tabs.contains { $0.id == "settings" } })
+        #expect(without.tabBar.version == 1, "the same version, without the tab the build lacks")
+        #expect(try await register(ClientFixtures.ids) == 200)
+        #expect(await client.delivery { $0.tabBar.tabs.contains { $0.id == "settings" } } != nil)
+        await client.shutdown()
+    }
+
     @Test("503 with Retry-After on the event stream: no reconnection before it elapsed, then the stream connects")
     func retryAfterHonoured() async throws {
         let server = try await ClientTestServer.published {

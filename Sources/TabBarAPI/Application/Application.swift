@@ -58,6 +58,7 @@ public final class Application: Sendable {
                     maxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate)),
             customizations: CustomizationHandlers(catalog: catalog, users: users, contexts: contexts, errors: errors),
             configs: ConfigHandlers(catalog: catalog, admin: admin, explainer: explainer, logger: logger),
+            builds: BuildHandlers(catalog: catalog, admin: admin),
             admin: AdminHandlers(
                 catalog: catalog, admin: admin, explainer: explainer, console: try AdminConsole.bundled()),
             errors: errors, maxBodySize: configuration.maxBodySize)

@@ -19,6 +19,11 @@ enum EntityTag {
     }
 
     /// A config version's source document.
+    /// A build manifest's tag: the store's revision of it.
+    static func build(revision: Int) -> String {
+        "\"b\(revision)\""
+    }
+
     static func config(version: Int) -> String {
         "\"c\(version)\""
     }

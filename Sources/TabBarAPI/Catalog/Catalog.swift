@@ -13,6 +13,8 @@ import TabBarStore
 final class Catalog: Sendable {
     let store: any TabBarStore
     let events: EventHub
+    /// The registered build manifests, decoded.
+    let builds: BuildRegistry
     private let configs = Mutex<[String: LiveConfig]>([:])
     private let writeLock = Mutex(())
     private let logger: Logger
@@ -23,6 +25,7 @@ final class Catalog: Sendable {
         self.answerLookups = answerLookups
         self.store = store
         self.events = events
+        builds = BuildRegistry(store: store)
         self.logger = logger
         var live: [String: LiveConfig] = [:]
         for client in store.clientIDs() {
@@ -48,9 +51,9 @@ final class Catalog: Sendable {
         case .reloaded:
             let known = configs.withLock { Set($0.keys) }
             for client in known.union(store.clientIDs()).sorted() { refresh(client) }
-        case .builds:
-            // The catalog holds nothing made from build manifests.
-            break
+        case .builds(let client):
+            builds.reload(client)
+            events.buildsChanged(client: client)
         }
     }
 
@@ -134,6 +137,45 @@ final class Catalog: Sendable {
                 events.deleted(client: client)
             }
             return existed
+        }
+    }
+
+    /// What the build a request's context names cannot open of `live`; nil when the context names no build with a
+    /// registered manifest (the tab bar is then what targeting gives).
+    func absence(_ live: LiveConfig, context: RequestContext) -> BuildAbsence? {
+        builds.registered(client: live.stored.client, platform: context.platform, appVersion: context.appVersion)
+            .map(live.absence)
+    }
+
+    /// Registers `document` (a valid manifest) for `build` of `client`; tells the event subscribers when it changed
+    /// anything.
+    func registerBuild(
+        client: String, build: AppBuild, document: Data
+    ) throws -> (build: StoredBuild, change: BuildChange) {
+        try writeLock.withLock { _ in
+            let registered = try store.registerBuild(
+                client: client, platform: build.platform, appVersion: build.appVersion, document: document)
+            if registered.change != .unchanged {
+                builds.reload(client)
+                logger.info(
+                    "registered a build manifest",
+                    metadata: ["client": "\(client)", "build": "\(build)", "revision": "\(registered.build.revision)"])
+                events.buildsChanged(client: client)
+            }
+            return registered
+        }
+    }
+
+    /// Removes the manifest of `build` of `client`; false when there was none.
+    func deleteBuild(client: String, build: AppBuild) throws -> Bool {
+        try writeLock.withLock { _ in
+            guard try store.deleteBuild(client: client, platform: build.platform, appVersion: build.appVersion) else {
+                return false
+            }
+            builds.reload(client)
+            logger.info("removed a build manifest", metadata: ["client": "\(client)", "build": "\(build)"])
+            events.buildsChanged(client: client)
+            return true
         }
     }
 }

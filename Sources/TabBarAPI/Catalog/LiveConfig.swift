@@ -1,4 +1,5 @@
 import MicroHTTP
+import Synchronization
 import TabBarModel
 import TabBarStore
 
@@ -15,6 +16,8 @@ final class LiveConfig: Sendable {
     let targeting: TargetingPlan
     /// The encodings of this version, built on first use.
     let cache: VersionCache
+    /// What each registered build cannot open of this version, by the manifest's revision, computed on first use.
+    private let absences = Mutex<[Int: BuildAbsence]>([:])
 
     /// `lookups`: where the encodings' cache counts its hits and misses.
     init(stored: ConfigVersion, config: TabBarConfig, lookups: CacheLookups? = nil) {
@@ -24,6 +27,15 @@ final class LiveConfig: Sendable {
         plan = config.mergePlan
         locales = LocaleIndex(config.availableLocales)
         targeting = TargetingPlan(config: config)
+    }
+
+    /// What the build of `registered` cannot open of this version, computed once per manifest.
+    func absence(for registered: BuildRegistry.Registered) -> BuildAbsence {
+        let revision = registered.stored.revision
+        if let known = absences.withLock({ $0[revision] }) { return known }
+        let absence = BuildAbsence(config: config, manifest: registered.manifest)
+        absences.withLock { $0[revision] = absence }
+        return absence
     }
 
     /// The locale a request gets (docs/design/model.md, "Resolving a tab bar"): the `?locale=` value, else `Accept-Language`, else the default.

@@ -95,6 +95,17 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Tells every subscriber of `client` that a build manifest changed (`event: builds`), so that apps revalidate
+    /// their tab bar, on ``fanOut`` after the events before it: returns at once.
+    func buildsChanged(client: String) {
+        let event = Data("event: builds\ndata: {\"client\":\"\(client)\"}\n\n".utf8)
+        delivery.withLock { _ in
+            let streams = state.withLock { $0.subscribers[client]?.values.map(\.stream) ?? [] }
+            guard !streams.isEmpty else { return }
+            fanOut.async { streams.forEach { $0.write(event) } }
+        }
+    }
+
     /// Tells every subscriber of `client` that it was deleted, then ends their streams, on ``fanOut`` after the
     /// version events before it: returns at once.
     func deleted(client: String) {

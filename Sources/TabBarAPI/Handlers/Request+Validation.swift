@@ -25,6 +25,21 @@ extension Request {
         return user
     }
 
+    /// The build the `{platform}` and `{appVersion}` path parameters name, its version in canonical form; 400 naming
+    /// the parameter that is malformed.
+    func appBuild() throws -> AppBuild {
+        let platform = pathParameters["platform"] ?? ""
+        guard AppBuild.isValidPlatform(platform) else {
+            throw APIError.invalidParameter("platform", "a platform matches \(AppBuild.platformPattern)")
+        }
+        let appVersion = pathParameters["appVersion"] ?? ""
+        guard let build = AppBuild(platform: platform, appVersion: appVersion) else {
+            throw APIError.invalidParameter(
+                "appVersion", "'\(appVersion.prefix(64))' is not a version (e.g. 5.2.0, 5.2.0-beta.1)")
+        }
+        return build
+    }
+
     /// The `?locale=` query parameter, if present, checked to be a BCP 47 tag.
     func localeQuery() throws -> String? {
         guard let locale = query("locale") else { return nil }

@@ -18,7 +18,7 @@ final class TabConfigResponder: Responder {
     /// The route table: each route's handler, and for the two tab bars the answer from the request head.
     init(
         service: ServiceHandlers, tabBars: TabBarHandlers, customizations: CustomizationHandlers,
-        configs: ConfigHandlers, admin: AdminHandlers, errors: ErrorResponder, maxBodySize: Int
+        configs: ConfigHandlers, builds: BuildHandlers, admin: AdminHandlers, errors: ErrorResponder, maxBodySize: Int
     ) {
         let catalog = service.catalog
         self.service = service
@@ -68,6 +68,12 @@ final class TabConfigResponder: Responder {
         add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try configs.rollback($0) }
         add("POST", "/v1/clients/{client}/config/preview") { try configs.previewConfig($0) }
         add("POST", "/v1/import/plist", waitsOnStore: true) { try configs.importPlist($0) }
+        add("GET", "/v1/clients/{client}/builds") { try builds.listBuilds($0) }
+        add("GET", "/v1/clients/{client}/builds/{platform}/{appVersion}") { try builds.getBuild($0) }
+        add("PUT", "/v1/clients/{client}/builds/{platform}/{appVersion}", waitsOnStore: true) { try builds.putBuild($0) }
+        add("DELETE", "/v1/clients/{client}/builds/{platform}/{appVersion}", waitsOnStore: true) {
+            try builds.deleteBuild($0)
+        }
         add("GET", "/v1/audit", waitsOnStore: true) { try admin.auditLog($0) }
         self.router = router
     }

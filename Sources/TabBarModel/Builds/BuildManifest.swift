@@ -62,6 +62,27 @@ public struct BuildManifest: Sendable, Hashable {
     }
 }
 
+extension BuildManifest: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case buildNumber, viewControllers, nibs, storyboards, urlSchemes
+    }
+
+    /// Every list sorted, so that equal manifests encode to equal bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(buildNumber, forKey: .buildNumber)
+        try container.encode(viewControllers.sorted(), forKey: .viewControllers)
+        try container.encode(nibs.sorted(), forKey: .nibs)
+        try container.encode(storyboards.sorted(), forKey: .storyboards)
+        try container.encode(urlSchemes.sorted(), forKey: .urlSchemes)
+    }
+
+    /// The manifest's canonical JSON: keys and names sorted, what a store keeps and compares.
+    public func encoded() -> Data {
+        CanonicalJSON.encode(self)
+    }
+}
+
 extension BuildManifest {
     /// The body of `PUT …/builds/{platform}/{appVersion}`: an object whose members are all optional,
     /// `buildNumber` (1…64 printable characters), `viewControllers` (class names, ``classNamePattern``), `nibs` and

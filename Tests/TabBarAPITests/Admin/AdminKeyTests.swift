@@ -35,12 +35,12 @@ struct AdminKeyTests {
 
     /// A request body of the matrix.
     private enum Body {
-        case none, config, rollback, plist
+        case none, config, rollback, plist, manifest
 
         var contentType: String? {
             switch self {
             case .none: nil
-            case .config, .rollback: "application/json"
+            case .config, .rollback, .manifest: "application/json"
             case .plist: "application/x-plist"
             }
         }
@@ -50,6 +50,7 @@ struct AdminKeyTests {
             case .none: nil
             case .config: TabBarConfig.sample.encoded()
             case .rollback: Data(#"{"version": 1}"#.utf8)
+            case .manifest: Data(#"{"viewControllers": ["HomeViewController"]}"#.utf8)
             case .plist:
                 try Data(contentsOf: PlistImportTests.fixtures.appendingPathComponent("ApplicationHierarchy.plist"))
             }
@@ -71,6 +72,11 @@ struct AdminKeyTests {
         Endpoint(
             method: "POST", target: "/v1/import/plist?client={c}", scope: .publish, status: 201, body: .plist),
         Endpoint(method: "DELETE", target: "/v1/clients/{c}/config", scope: .admin, status: 204),
+        Endpoint(method: "GET", target: "/v1/clients/{c}/builds", scope: .read, status: 200),
+        Endpoint(method: "GET", target: "/v1/clients/{c}/builds/ios/5.2.0", scope: .read, status: 404),
+        Endpoint(
+            method: "PUT", target: "/v1/clients/{c}/builds/ios/5.2.0", scope: .publish, status: 201, body: .manifest),
+        Endpoint(method: "DELETE", target: "/v1/clients/{c}/builds/ios/5.2.0", scope: .publish, status: 404),
     ]
 
     @Test("every admin endpoint × every scope: allowed from its scope up, 403 below, 401 without a known key")

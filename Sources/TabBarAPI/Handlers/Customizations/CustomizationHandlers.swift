@@ -85,15 +85,19 @@ struct CustomizationHandlers: Sendable {
     }
 
     /// `customization` with the tabs absent for the request's context (the same query parameters as the tab-bar
-    /// GETs), and `absentOpenTabs` (open tabs whose template the config lacks), kept where the user's stored order had
-    /// them: a build that lacks a tab does not erase its place for the builds that have it, nor a template removed for
-    /// a while the place of its tabs.
+    /// GETs: targeting, and what the request's build cannot open), and `absentOpenTabs` (open tabs whose template the
+    /// config lacks), kept where the user's stored order had them: a build that lacks a tab does not erase its place
+    /// for the builds that have it, nor a template removed for a while the place of its tabs.
     private func keepingAbsentTabs(
         _ customization: Customization, of previous: Customization?, absentOpenTabs: [String], live: LiveConfig,
         context: RequestContext, user: String, localeQuery: String?, acceptLanguage: String?
     ) -> Customization {
         guard let previous else { return customization }
         var absent = Set(absentOpenTabs)
+        if let absence = catalog.absence(live, context: context) {
+            absent.formUnion(absence.absentIDs)
+            absent.formUnion(previous.dynamicTabs.filter { absence.absentTemplates.contains($0.template) }.map(\.id))
+        }
         if !live.targeting.isEmpty {
             var context = context
             context.setLocale(

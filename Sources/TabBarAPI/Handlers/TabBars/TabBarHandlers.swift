@@ -29,16 +29,17 @@ struct TabBarHandlers: Sendable {
         ifNoneMatch: String?
     ) -> Response {
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
+        let absence = catalog.absence(live, context: context)
         guard !live.targeting.isEmpty else {
             return live.defaultAnswer(
-                locale: locale, outcome: .everything, variesByLanguage: localeQuery == nil, varyHeader: nil,
-                cacheControl: cache.publicCacheControl
+                locale: locale, outcome: Self.outcome(.everything, lacking: absence),
+                variesByLanguage: localeQuery == nil, varyHeader: nil, cacheControl: cache.publicCacheControl
             ).answer(ifNoneMatch: ifNoneMatch)
         }
         var context = context
         context.setLocale(locale)
         let now = Date()
-        let outcome = live.targeting.evaluate(context, at: now)
+        let outcome = Self.outcome(live.targeting.evaluate(context, at: now), lacking: absence)
         let answer = live.defaultAnswer(
             locale: locale, outcome: outcome, variesByLanguage: localeQuery == nil, varyHeader: contexts.countryHeader,
             cacheControl: cache.publicCacheControl)
@@ -84,6 +85,7 @@ struct TabBarHandlers: Sendable {
             context.userId = user
             outcome = live.targeting.evaluate(context, at: Date())
         }
+        outcome = Self.outcome(outcome, lacking: catalog.absence(live, context: context))
         let entry = catalog.store.customization(client: client, user: user)
         return UserTabsAnswer(
             validators: CacheValidators(
@@ -95,6 +97,12 @@ struct TabBarHandlers: Sendable {
                 variesByHeader: live.targeting.isEmpty ? nil : contexts.countryHeader),
             encoded: live.encodedTabBar(locale: locale, outcome: outcome),
             saved: SavedCustomization(entry))
+    }
+
+    /// `outcome` for a build that cannot open what `absence` names (docs/design/model.md, "Build manifests"); itself
+    /// when the request names no registered build.
+    static func outcome(_ outcome: TargetingOutcome, lacking absence: BuildAbsence?) -> TargetingOutcome {
+        absence.map(outcome.excluding) ?? outcome
     }
 
     /// `GET /v1/clients/{client}/tabs/events`: a server-sent-event stream of the client's live versions.

@@ -109,13 +109,21 @@ extension TabBarClient {
     /// The most of a refused event stream's body kept, for its problem document.
     private static let maxRefusalBody = 64 * 1024
 
-    /// A `version` event whose version differs from the held tab bar's makes the client revalidate.
+    /// A `version` event whose version differs from the held tab bar's, or a `builds` event, makes the client
+    /// revalidate.
     private func received(_ event: ServerSentEvent) {
-        guard event.type == "version",
-            let version = try? JSONDecoder().decode(VersionEvent.self, from: Data(event.data.utf8))
-        else { return }
-        if answers.held?.tabBar.version != version.version || answers.held?.source == .bundled {
+        switch event.type {
+        case "version":
+            guard let version = try? JSONDecoder().decode(VersionEvent.self, from: Data(event.data.utf8)) else { return }
+            if answers.held?.tabBar.version != version.version || answers.held?.source == .bundled {
+                revalidateInBackground()
+            }
+        case "builds":
+            // A build manifest changed: what this build may show can have changed with the same version. The
+            // revalidation is a 304 when it did not.
             revalidateInBackground()
+        default:
+            break
         }
     }
 

@@ -19,6 +19,7 @@ struct OperationRun {
         await probes()
         let published = await publishing()
         await versions(published: published)
+        await builds()
         await defaultTabBar()
         await tabOrder()
         await userTabBar()
