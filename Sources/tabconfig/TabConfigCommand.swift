@@ -10,7 +10,8 @@ struct TabConfigCommand: ParsableCommand {
         abstract: "Remote tab bar configuration for mobile apps.",
         version: BuildInfo.version,
         subcommands: [
-            Serve.self, Validate.self, ImportPlist.self, Export.self, Apply.self, Store.self, MigrateStore.self, Keys.self,
+            Serve.self, Validate.self, ImportPlist.self, Export.self, Apply.self, Builds.self, Store.self,
+            MigrateStore.self, Keys.self,
         ],
         defaultSubcommand: Serve.self)
 }
