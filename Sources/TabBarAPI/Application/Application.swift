@@ -46,7 +46,7 @@ public final class Application: Sendable {
         let users = UserAccess(authenticator: userAuth, metrics: metrics)
         let contexts = ContextReader(countryHeader: configuration.countryHeader)
         let errors = ErrorResponder(store: store, logger: logger)
-        let explainer = Explainer(store: store, contexts: contexts)
+        let explainer = Explainer(store: store, contexts: contexts, builds: catalog.builds)
         service = ServiceHandlers(
             catalog: catalog, openAPIDocument: try OpenAPIDocument.load(), metrics: metrics,
             crossOrigin: configuration.crossOriginPolicy)

@@ -96,9 +96,19 @@ struct ExplainBody: Encodable {
     var version: Int
     var evaluatedAt: Date
     var context: RequestContext
+    /// The build the context names, when it names one.
+    var build: BuildExplanation?
     var tabs: [TabExplanation]
     var experiments: [ExperimentExplanation]
     var tabBar: ResolvedTabBar
+}
+
+/// The build an explained context names, and whether a manifest is registered for it (without one, the build gets
+/// what targeting gives).
+struct BuildExplanation: Encodable {
+    var platform: String
+    var appVersion: String
+    var registered: Bool
 }
 
 extension SavedTabOrderBody {

@@ -7,6 +7,8 @@ public struct BuildAbsence: Sendable, Hashable {
     public struct Missing: Sendable, Hashable {
         /// The tab's or template's id.
         public let id: String
+        /// The tab's or template's own pointer (`/tabs/2`).
+        public let tabPointer: String
         /// The pointer of the destination's member that names what the build lacks (`/tabs/2/destination/name`).
         public let pointer: String
         /// What the build lacks (`has no viewController ShopViewController`).
@@ -38,7 +40,8 @@ public struct BuildAbsence: Sendable, Hashable {
                 if !parentAbsent, let missing = manifest.missing(tab.destination) {
                     tabs.append(
                         Missing(
-                            id: tab.id, pointer: tabPointer + "/destination" + missing.pointer, reason: missing.reason))
+                            id: tab.id, tabPointer: tabPointer, pointer: tabPointer + "/destination" + missing.pointer,
+                            reason: missing.reason))
                     absent = true
                 }
                 if absent { absentIDs.insert(tab.id) }
@@ -56,8 +59,8 @@ public struct BuildAbsence: Sendable, Hashable {
             if let missing {
                 templates.append(
                     Missing(
-                        id: template.id, pointer: "/tabTemplates/\(index)/destination" + missing.pointer,
-                        reason: missing.reason))
+                        id: template.id, tabPointer: "/tabTemplates/\(index)",
+                        pointer: "/tabTemplates/\(index)/destination" + missing.pointer, reason: missing.reason))
             }
         }
         self.tabs = tabs
@@ -90,5 +93,27 @@ extension TargetingOutcome {
             key: key + absence.key, absentIDs: absentIDs.union(absence.absentIDs),
             absentTemplates: absentTemplates.union(absence.absentTemplates), experiment: experiment,
             experimentIndex: experimentIndex)
+    }
+}
+
+extension TargetingExplanation {
+    /// This explanation for the build `build`, which cannot open what `absence` names: each tab it lacks absent,
+    /// with what the build lacks and its pointer, and its children absent with it. Tabs targeting left out keep
+    /// their reason.
+    public func excluding(_ absence: BuildAbsence, build: AppBuild) -> TargetingExplanation {
+        var explanation = self
+        for index in explanation.tabs.indices where explanation.tabs[index].present {
+            let tab = explanation.tabs[index]
+            if let missing = absence.tabs.first(where: { $0.tabPointer == tab.pointer }) {
+                explanation.tabs[index].present = false
+                explanation.tabs[index].reason = ExplanationReason(
+                    pointer: missing.pointer, message: "build \(build) \(missing.reason)")
+            } else if let parent = absence.tabs.first(where: { tab.pointer.hasPrefix($0.tabPointer + "/") }) {
+                explanation.tabs[index].present = false
+                explanation.tabs[index].reason = ExplanationReason(
+                    pointer: parent.tabPointer, message: "its parent tab \"\(parent.id)\" is absent")
+            }
+        }
+        return explanation
     }
 }

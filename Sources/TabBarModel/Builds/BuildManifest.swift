@@ -112,10 +112,9 @@ extension BuildManifest {
         manifest.storyboards = names(
             object, "storyboards", &reader, rule: "must be 1…256 printable characters without '/'"
         ) { isResourceName($0) }
-        manifest.urlSchemes = Set(
-            names(object, "urlSchemes", &reader, rule: "must be a URL scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')") {
-                isScheme($0)
-            }.map { $0.lowercased() })
+        let schemeRule = "must be a URL scheme (RFC 3986: a letter, then letters, digits, '+', '-' or '.')"
+        let schemes = names(object, "urlSchemes", &reader, rule: schemeRule) { isScheme($0) }
+        manifest.urlSchemes = Set(schemes.map { $0.lowercased() })
         let count = members.reduce(0) { count, key in
             if case .array(let elements)? = object[key] { return count + elements.count }
             return count
@@ -149,7 +148,9 @@ extension BuildManifest {
         guard (1...256).contains(bytes.count), bytes[0].isASCIILetter || bytes[0] == UInt8(ascii: "_") else {
             return false
         }
-        return bytes.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
+        return bytes.allSatisfy {
+            $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+        }
     }
 
     static func isResourceName(_ name: String) -> Bool {

@@ -150,4 +150,39 @@ struct BuildEndpointTests {
             #expect(onNew.tabs.map(\.id) == ["shop", "home", "profile"], "shop keeps its place before home")
         }
     }
+
+    @Test("explain and preview give the build's reason with its pointer, or say that no manifest is registered")
+    func explained() throws {
+        try TestApp.with { app in
+            try app.publish("shop", Self.shopConfig)
+            _ = try Self.register(app, "ios/5.1.9", ["HomeViewController", "ProfileViewController"])
+            func explain(_ query: String) throws -> [String: Any] {
+                let response = try app.request(
+                    "GET", "/v1/clients/shop/tabs/explain\(query)", headers: TestApp.admin)
+                guard response.status == 200 else { throw TestFailure("explain: \(response.status) \(response.text)") }
+                return try #require(try response.json() as? [String: Any])
+            }
+            let old = try explain("?platform=ios&appVersion=5.1.9")
+            #expect((old["build"] as? [String: Any])?["registered"] as? Bool == true)
+            let shop = try #require((old["tabs"] as? [[String: Any]])?.first { $0["id"] as? String == "shop" })
+            #expect(shop["present"] as? Bool == false)
+            let reason = try #require(shop["reason"] as? [String: Any])
+            #expect(reason["message"] as? String == "build ios 5.1.9 has no viewController ShopViewController")
+            #expect(reason["pointer"] as? String == "/tabs/1/destination/name")
+            let tabBar = try #require(old["tabBar"] as? [String: Any])
+            #expect((tabBar["tabs"] as? [[String: Any]])?.map { $0["id"] as? String } == ["home", "profile"])
+
+            let android = try explain("?platform=android&appVersion=5.1.9")
+            #expect((android["build"] as? [String: Any])?["registered"] as? Bool == false)
+            #expect(try explain("")["build"] == nil)
+
+            let preview = try app.request(
+                "POST", "/v1/clients/shop/config/preview?platform=ios&appVersion=5.1.9", headers: TestApp.admin,
+                json: Self.shopConfig)
+            #expect(preview.status == 200, "\(preview.text)")
+            let previewed = try #require(try preview.json() as? [String: Any])
+            let previewTabs = (previewed["tabBar"] as? [String: Any])?["tabs"] as? [[String: Any]]
+            #expect(previewTabs?.map { $0["id"] as? String } == ["home", "profile"])
+        }
+    }
 }

@@ -17,6 +17,8 @@ struct ExplainQuery {
 struct Explainer: Sendable {
     let store: any TabBarStore
     let contexts: ContextReader
+    /// The registered build manifests: a context naming a registered build is explained without what it lacks.
+    let builds: BuildRegistry
 
     /// The query of an explain or a preview, checked: 400 naming a malformed parameter.
     func query(_ request: Request) throws -> ExplainQuery {
@@ -41,12 +43,25 @@ struct Explainer: Sendable {
         context.setLocale(locale)
         context.userId = query.user
         let now = Date()
-        let explanation = targeting.explain(context, at: now)
-        let outcome = targeting.evaluate(context, at: now)
+        var explanation = targeting.explain(context, at: now)
+        var outcome = targeting.evaluate(context, at: now)
+        var build: BuildExplanation?
+        if let platform = context.platform, let appVersion = context.appVersion,
+            let named = AppBuild(platform: platform, appVersion: appVersion)
+        {
+            let registered = builds.builds(of: client)[named]
+            build = BuildExplanation(
+                platform: named.platform, appVersion: named.appVersion, registered: registered != nil)
+            if let registered {
+                let absence = BuildAbsence(config: config, manifest: registered.manifest)
+                outcome = outcome.excluding(absence)
+                explanation = explanation.excluding(absence, build: named)
+            }
+        }
         let saved = query.user.map { SavedCustomization(store.customization(client: client, user: $0)) }
         let tabBar = config.resolve(client: client, version: version, locale: locale, saved: saved, outcome: outcome)
         return ExplainBody(
-            client: client, version: version, evaluatedAt: now, context: context, tabs: explanation.tabs,
-            experiments: explanation.experiments, tabBar: tabBar)
+            client: client, version: version, evaluatedAt: now, context: context, build: build,
+            tabs: explanation.tabs, experiments: explanation.experiments, tabBar: tabBar)
     }
 }
