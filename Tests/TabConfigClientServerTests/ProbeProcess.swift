@@ -1,22 +1,18 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// Runs the `TabConfigClientProbe` executable, collects the lines it prints, and can kill it with SIGKILL.
 final class ProbeProcess: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let lines = Mutex<(complete: [String], partial: Data)>(([], Data()))
 
     /// Starts the probe with `arguments`.
     init(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        self.process = process
-        output.fileHandleForReading.readabilityHandler = { [self] handle in
+        process = try ChildProcess(
+            executable: try Self.executable(), arguments: arguments, standardOutput: .pipe, standardError: .null)
+        process.output?.readabilityHandler = { [self] handle in
             let chunk = handle.availableData
             if chunk.isEmpty { handle.readabilityHandler = nil }
             self.lines.withLock { lines in
@@ -27,7 +23,6 @@ final class ProbeProcess: Sendable {
                 }
             }
         }
-        try process.run()
     }
 
     /// The lines printed so far.

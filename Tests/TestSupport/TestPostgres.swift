@@ -80,20 +80,16 @@ public enum TestPostgres {
 
     /// Runs a program; its standard output, or its output and status as the error.
     private static func run(_ program: String, _ arguments: [String]) -> Result<String, TestPostgresError> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(
+                executable: URL(fileURLWithPath: program), arguments: arguments, standardOutput: .pipe,
+                standardError: .errorPipe)
         } catch {
             return .failure(TestPostgresError(message: "\(program): \(error)"))
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: process.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let problems = String(decoding: process.errorOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             return .failure(

@@ -44,15 +44,10 @@ struct ExecutableTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("not-a-directory")
         try Data("x".utf8).write(to: file)
-        let process = Process()
-        process.executableURL = try ServerProcess.executable("tabconfig")
-        process.arguments = ["serve", "--port", "0", "--data-dir", file.appendingPathComponent("data").path]
-        let pipe = Pipe()
-        process.standardError = pipe
-        try process.run()
-        let log = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, log) = try ChildProcess.run(
+            try ServerProcess.executable("tabconfig"),
+            ["serve", "--port", "0", "--data-dir", file.appendingPathComponent("data").path])
+        #expect(status != 0)
         #expect(log.contains("cannot start"))
         #expect(log.contains("Not a directory"), "the system's reason: \(log)")
 

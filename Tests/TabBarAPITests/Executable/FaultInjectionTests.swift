@@ -289,19 +289,15 @@ extension FaultInjectionTests {
 
     /// Runs `tabconfig serve` on a data directory expected to make startup fail; returns its status and stderr.
     static func runToExit(dataDirectory: URL, environment: [String: String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable("tabconfig")
-        process.arguments = ["serve", "--port", "0", "--no-sample", "--data-dir", dataDirectory.path]
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
         merged.merge(environment) { $1 }
         merged["TABCONFIG_ADMIN_TOKEN"] = token
-        process.environment = merged
-        let pipe = Pipe()
+        let process = try ChildProcess(
+            executable: try ServerProcess.executable("tabconfig"),
+            arguments: ["serve", "--port", "0", "--no-sample", "--data-dir", dataDirectory.path], environment: merged,
+            standardOutput: .null, standardError: .pipe)
         let output = OutputBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process.output?.readabilityHandler = { output.append($0.availableData) }
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.02)
@@ -312,8 +308,8 @@ extension FaultInjectionTests {
             throw TestFailure("tabconfig kept running on \(dataDirectory.path); log: \(output.text)")
         }
         process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        process.output?.readabilityHandler = nil
+        output.append(process.output?.readDataToEndOfFile() ?? Data())
         return (process.terminationStatus, output.text)
     }
 

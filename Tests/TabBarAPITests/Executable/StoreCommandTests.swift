@@ -38,20 +38,16 @@ struct StoreCommandTests {
         return offsets
     }
 
+    /// Runs `tabconfig` to its end: its status, its standard output and its standard error.
     private static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.executable("tabconfig")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stdout, stderr)
+        let child = try ChildProcess(
+            executable: try ServerProcess.executable("tabconfig"), arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") },
+            standardOutput: .pipe, standardError: .errorPipe)
+        let stdout = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: child.errorOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        child.waitUntilExit()
+        return (child.terminationStatus, stdout, stderr)
     }
 
     private static func sideFiles(in directory: URL) throws -> [String] {

@@ -31,18 +31,10 @@ struct FaultInjector {
                     + "LD_PRELOAD shim at test time; install the C compiler the Swift toolchain needs (e.g. gcc).")
         }
         let library = directory.appendingPathComponent("libfaultinject.so")
-        let process = Process()
-        process.executableURL = compiler
-        process.arguments = ["-shared", "-fPIC", "-O2", "-o", library.path, source.path, "-ldl"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let diagnostics = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure(
-                "\(compiler.path) failed on \(source.path) (status \(process.terminationStatus)): \(diagnostics)")
+        let (status, diagnostics) = try ChildProcess.run(
+            compiler, ["-shared", "-fPIC", "-O2", "-o", library.path, source.path, "-ldl"])
+        guard status == 0 else {
+            throw TestFailure("\(compiler.path) failed on \(source.path) (status \(status)): \(diagnostics)")
         }
         return FaultInjector(library: library)
     }

@@ -1,9 +1,9 @@
 import Foundation
+import TestSupport
 
-/// The real `tabconfig` executable, started as a child process.
+/// The real `tabconfig` executable, started as a child process (``ChildProcess``).
 final class ServerProcess {
-    let process = Process()
-    private let stderrPipe = Pipe()
+    let process: ChildProcess
     private let output = OutputBuffer()
     /// The bound port, once ``waitUntilListening()`` returned (0 before).
     private(set) var port = 0
@@ -28,18 +28,16 @@ final class ServerProcess {
 
     /// Launches `tabconfig serve --port 0` on `dataDirectory` without waiting for it to listen.
     init(launching dataDirectory: URL, arguments: [String], environment: [String: String]) throws {
-        process.executableURL = try Self.executable("tabconfig")
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
         env.merge(environment) { $1 }
-        process.environment = env
-        process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
+        process = try ChildProcess(
+            executable: try Self.executable("tabconfig"),
+            arguments: ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments, environment: env,
+            standardOutput: .null, standardError: .pipe)
         let output = self.output
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
+        process.output?.readabilityHandler = { handle in
             output.append(handle.availableData)
         }
-        try process.run()
     }
 
     /// Waits up to 30 s for the "listening on" line and reads the port from it.
@@ -78,26 +76,12 @@ final class ServerProcess {
     static func run(
         _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
     ) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = try executable("tabconfig")
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }
-                .merging(environment) { $1 }
+        let childEnvironment = environment.map { environment in
+            ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TABCONFIG_") }.merging(environment) { $1 }
         }
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try ChildProcess.run(
+            try executable("tabconfig"), arguments, environment: childEnvironment, input: input)
+        return (result.status, result.output)
     }
 
     /// A product built next to the test binary.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// Runs the `StoreCrashWriter` executable, reads the lines it prints, and kills it with SIGKILL.
@@ -17,8 +18,7 @@ final class CrashWriterProcess {
         var description: String
     }
 
-    private let process = Process()
-    private let pipe = Pipe()
+    private let process: ChildProcess
     private var buffer = Data()
     private var finished = false
     /// Complete lines read so far.
@@ -41,10 +41,8 @@ final class CrashWriterProcess {
     }
 
     init(executable: URL, arguments: [String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = pipe
-        try process.run()
+        process = try ChildProcess(
+            executable: executable, arguments: arguments, standardOutput: .pipe, standardError: .inherit)
     }
 
     /// Waits (reading output) until a line satisfies `condition`, the writer exits, or `limit` passes.
@@ -74,7 +72,7 @@ final class CrashWriterProcess {
 
     /// Reads whatever arrives until `deadline` (at least what is already buffered in the pipe).
     private func read(until deadline: ContinuousClock.Instant) {
-        let fd = pipe.fileHandleForReading.fileDescriptor
+        guard let fd = process.output?.fileDescriptor else { return }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while !finished {
             let (seconds, attoseconds) = (deadline - ContinuousClock.now).components
