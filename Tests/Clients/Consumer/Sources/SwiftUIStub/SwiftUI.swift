@@ -84,6 +84,7 @@ extension AnyView: View {
 
 @propertyWrapper
 public struct State<Value>: DynamicProperty {
+    // Safe: the stand-in is only type-checked, never run; SwiftUI's State is Sendable.
     private final class Box: @unchecked Sendable {
         var value: Value
         init(_ value: Value) { self.value = value }

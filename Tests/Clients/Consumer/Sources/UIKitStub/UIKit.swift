@@ -76,6 +76,7 @@ open class UITabBarItem: UIBarItem {
 }
 
 /// Not main-actor isolated in UIKit: images are made and passed on any thread.
+// Safe: a stand-in with no state, only type-checked and never run; UIKit's UIImage is Sendable.
 open class UIImage: NSObject, @unchecked Sendable {
     public init?(named name: String) {}
     public init?(systemName name: String) {}
