@@ -1,4 +1,5 @@
 import Foundation
+import TabBarModel
 
 /// A build manifest as a store keeps it (docs/design/stores.md, "Build manifests"): the client, the build (a platform
 /// and an app version in canonical form) and the manifest's JSON as registered.
@@ -53,5 +54,22 @@ struct BuildKey: Hashable, Sendable, Comparable {
 
     static func < (lhs: BuildKey, rhs: BuildKey) -> Bool {
         (lhs.client, lhs.platform, lhs.appVersion) < (rhs.client, rhs.platform, rhs.appVersion)
+    }
+}
+
+extension BuildKey {
+    /// The key of a registration both stores accept: a valid client id (else ``StoreError/invalidClientID``) and a
+    /// JSON document (else ``StoreError/invalidDocument``).
+    static func registering(client: String, platform: String, appVersion: String, document: Data) throws -> BuildKey {
+        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
+        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
+        return BuildKey(client: client, platform: platform, appVersion: appVersion)
+    }
+}
+
+extension Dictionary where Key == BuildKey, Value == StoredBuild {
+    /// The builds of `client`, sorted by platform and app version.
+    func builds(of client: String) -> [StoredBuild] {
+        values.filter { $0.client == client }.sorted { $0.key < $1.key }
     }
 }

@@ -14,7 +14,7 @@ struct BuildTable: Sendable {
 
     /// The builds of `client`, sorted by platform and app version.
     func builds(client: String) -> [StoredBuild] {
-        builds.values.filter { $0.client == client }.sorted { $0.key < $1.key }
+        builds.builds(of: client)
     }
 
     /// The table with `document` registered for `key` at `date`, and what that did.

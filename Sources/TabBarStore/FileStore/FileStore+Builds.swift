@@ -16,9 +16,8 @@ extension FileStore {
     public func registerBuild(
         client: String, platform: String, appVersion: String, document: Data
     ) throws -> (build: StoredBuild, change: BuildChange) {
-        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
-        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
-        let key = BuildKey(client: client, platform: platform, appVersion: appVersion)
+        let key = try BuildKey.registering(
+            client: client, platform: platform, appVersion: appVersion, document: document)
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
             let current = buildTable.withLock { $0 }

@@ -7,7 +7,7 @@ import TabBarModel
 /// build's advisory lock, with a ``ChangeNotice/Kind/build`` notice that makes the other replicas read the row.
 extension PostgresStore {
     public func builds(client: String) -> [StoredBuild] {
-        cache.withLock { cache in cache.builds.values.filter { $0.client == client }.sorted { $0.key < $1.key } }
+        cache.withLock { $0.builds.builds(of: client) }
     }
 
     public func build(client: String, platform: String, appVersion: String) -> StoredBuild? {
@@ -17,9 +17,8 @@ extension PostgresStore {
     public func registerBuild(
         client: String, platform: String, appVersion: String, document: Data
     ) throws -> (build: StoredBuild, change: BuildChange) {
-        guard Identifiers.isValidClient(client) else { throw StoreError.invalidClientID }
-        guard VersionFile.isJSON(document) else { throw StoreError.invalidDocument }
-        let key = BuildKey(client: client, platform: platform, appVersion: appVersion)
+        let key = try BuildKey.registering(
+            client: client, platform: platform, appVersion: appVersion, document: document)
         let registered = try write { database, logger in
             try await Self.register(key, document: document, database, origin: self.origin, logger: logger)
         }
