@@ -76,12 +76,14 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// Registers `document` as the manifest of a build of `client` (`platform` and `appVersion` as the caller
     /// checked and canonicalized them), replacing one registered before. A document equal to the registered one
     /// writes nothing (``BuildChange/unchanged``, the stored build returned). Manifests stay when their client is
-    /// deleted: the builds are still in users' hands. Durable before returning.
+    /// deleted: the builds are still in users' hands. With `audit`, a change is written with its audit entry
+    /// (``AuditAction/registerBuild``). Durable before returning.
     func registerBuild(
-        client: String, platform: String, appVersion: String, document: Data
+        client: String, platform: String, appVersion: String, document: Data, audit: AuditRecord?
     ) throws -> (build: StoredBuild, change: BuildChange)
-    /// Removes a build's manifest; returns whether there was one. Durable before returning.
-    func deleteBuild(client: String, platform: String, appVersion: String) throws -> Bool
+    /// Removes a build's manifest; returns whether there was one. With `audit`, the removal is written with its audit
+    /// entry (``AuditAction/removeBuild``). Durable before returning.
+    func deleteBuild(client: String, platform: String, appVersion: String, audit: AuditRecord?) throws -> Bool
     /// Number of stored customizations (for logs and metrics).
     var customizationCount: Int { get }
     /// Bytes of the customizations journal, for a store that keeps one (the file store); else nil.
@@ -117,6 +119,18 @@ extension TabBarStore {
     /// Deletes a client without an audit entry: `deleteClient(_:audit:)` with none.
     public func deleteClient(_ client: String) throws -> Bool {
         try deleteClient(client, audit: nil)
+    }
+
+    /// Registers a build manifest without an audit entry (copies between stores, tests).
+    public func registerBuild(
+        client: String, platform: String, appVersion: String, document: Data
+    ) throws -> (build: StoredBuild, change: BuildChange) {
+        try registerBuild(client: client, platform: platform, appVersion: appVersion, document: document, audit: nil)
+    }
+
+    /// Removes a build manifest without an audit entry.
+    public func deleteBuild(client: String, platform: String, appVersion: String) throws -> Bool {
+        try deleteBuild(client: client, platform: platform, appVersion: appVersion, audit: nil)
     }
 }
 

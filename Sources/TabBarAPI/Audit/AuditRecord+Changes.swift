@@ -31,6 +31,12 @@ extension AuditRecord {
         }
     }
 
+    /// The record of registering or removing a build manifest by `key` (`.registerBuild`, `.removeBuild`): it changes
+    /// no tab of the config, so its summary is empty.
+    static func changingBuild(_ action: AuditAction, key: AdminKey, request: Request) -> AuditRecord {
+        AuditRecord(key: key.name, action: action, requestID: request.requestID) { _ in AuditSummary() }
+    }
+
     /// The config of `version`: `live`'s when it is that version, else its document decoded.
     private static func decoded(_ version: ConfigVersion, live: LiveConfig?) -> TabBarConfig? {
         if let live, live.stored.version == version.version, live.stored.client == version.client { return live.config }

@@ -147,14 +147,15 @@ final class Catalog: Sendable {
             .map(live.absence)
     }
 
-    /// Registers `document` (a valid manifest) for `build` of `client`; tells the event subscribers when it changed
-    /// anything.
+    /// Registers `document` (a valid manifest) for `build` of `client`, with the audit entry `audit` when it changes
+    /// anything; tells the event subscribers when it did.
     func registerBuild(
-        client: String, build: AppBuild, document: Data
+        client: String, build: AppBuild, document: Data, audit: AuditRecord?
     ) throws -> (build: StoredBuild, change: BuildChange) {
         try writeLock.withLock { _ in
             let registered = try store.registerBuild(
-                client: client, platform: build.platform, appVersion: build.appVersion, document: document)
+                client: client, platform: build.platform, appVersion: build.appVersion, document: document,
+                audit: audit)
             if registered.change != .unchanged {
                 builds.reload(client)
                 logger.info(
@@ -166,12 +167,13 @@ final class Catalog: Sendable {
         }
     }
 
-    /// Removes the manifest of `build` of `client`; false when there was none.
-    func deleteBuild(client: String, build: AppBuild) throws -> Bool {
+    /// Removes the manifest of `build` of `client`, with the audit entry `audit`; false when there was none.
+    func deleteBuild(client: String, build: AppBuild, audit: AuditRecord?) throws -> Bool {
         try writeLock.withLock { _ in
-            guard try store.deleteBuild(client: client, platform: build.platform, appVersion: build.appVersion) else {
-                return false
-            }
+            guard
+                try store.deleteBuild(
+                    client: client, platform: build.platform, appVersion: build.appVersion, audit: audit)
+            else { return false }
             builds.reload(client)
             logger.info("removed a build manifest", metadata: ["client": "\(client)", "build": "\(build)"])
             events.buildsChanged(client: client)

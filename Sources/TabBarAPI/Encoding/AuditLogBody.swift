@@ -22,6 +22,8 @@ struct AuditEntryBody: Encodable {
     var tabsChanged: [String]
     var note: String?
     var requestId: String?
+    /// For a build manifest's change: the build and the manifest's revision.
+    var build: AuditBuild?
 
     init(_ entry: AuditEntry) {
         sequence = entry.sequence
@@ -37,5 +39,6 @@ struct AuditEntryBody: Encodable {
         tabsChanged = entry.summary.tabsChanged
         note = entry.note
         requestId = entry.requestID
+        build = entry.build
     }
 }

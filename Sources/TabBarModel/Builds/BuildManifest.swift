@@ -87,9 +87,10 @@ extension BuildManifest {
     /// The body of `PUT …/builds/{platform}/{appVersion}`: an object whose members are all optional,
     /// `buildNumber` (1…64 printable characters), `viewControllers` (class names, ``classNamePattern``), `nibs` and
     /// `storyboards` (1…256 printable characters without `/`) and `urlSchemes` (RFC 3986 schemes), at most
-    /// ``maximumNames`` names in all. Every problem has a pointer; unknown members are problems.
+    /// ``maximumNames`` names in all. Every problem has a pointer; unknown members are problems. A name whose bytes
+    /// are not UTF-8 is such a problem (it is read with U+FFFD, which no rule allows), not a syntax error.
     public static func decode(json: Data) -> Result<BuildManifest, TabOrderDecodingError> {
-        JSONReader.readBody(json: json) { reader, root in read(root, reader: &reader) }
+        JSONReader.readBody(json: json, replacingInvalidUTF8: true) { reader, root in read(root, reader: &reader) }
     }
 
     private static func read(_ root: JSONValue, reader: inout JSONReader) -> BuildManifest {

@@ -7,16 +7,20 @@ struct JSONParser {
     static let maximumDepth = 100
 
     private let bytes: [UInt8]
+    private let replacingInvalidUTF8: Bool
     private var index = 0
     private var depth = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], replacingInvalidUTF8: Bool) {
         self.bytes = bytes
+        self.replacingInvalidUTF8 = replacingInvalidUTF8
     }
 
-    /// Parses one complete JSON document.
-    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: [UInt8](data))
+    /// Parses one complete JSON document. With `replacingInvalidUTF8`, a string holding bytes that are not UTF-8 is
+    /// read with U+FFFD in their place (for a caller whose rules refuse that character with a pointer, a 422 rather
+    /// than a syntax error); otherwise it is a syntax error.
+    static func parse(_ data: Data, replacingInvalidUTF8: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: [UInt8](data), replacingInvalidUTF8: replacingInvalidUTF8)
         return try parser.parseDocument()
     }
 
@@ -144,6 +148,7 @@ struct JSONParser {
             case Byte.quote:
                 index += 1
                 guard let string = String(validating: buffer, as: UTF8.self) else {
+                    if replacingInvalidUTF8 { return String(decoding: buffer, as: UTF8.self) }
                     index = start
                     throw failure("string is not valid UTF-8")
                 }

@@ -69,11 +69,11 @@ extension JSONReader {
     /// A request body (a tab order, a tab to open) read strictly: `malformedJSON` when it does not parse, else what
     /// `read` makes of it, or `invalid` with every problem the reader reported.
     static func readBody<Value>(
-        json: Data, _ read: (inout JSONReader, JSONValue) -> Value
+        json: Data, replacingInvalidUTF8: Bool = false, _ read: (inout JSONReader, JSONValue) -> Value
     ) -> Result<Value, TabOrderDecodingError> {
         let root: JSONValue
         do {
-            root = try JSONParser.parse(json)
+            root = try JSONParser.parse(json, replacingInvalidUTF8: replacingInvalidUTF8)
         } catch {
             return .failure(.malformedJSON(error.description))
         }

@@ -14,7 +14,8 @@ public struct AuditEntry: Sendable, Equatable, Codable {
     public var action: AuditAction
     /// The client changed.
     public var client: String
-    /// For a publish, rollback or import: the new version; for a delete: the last version number the client had.
+    /// For a publish, rollback or import: the new version; for a delete: the last version number the client had; for
+    /// a build manifest's change: the client's live version then (0: none).
     public var version: Int
     /// The version live before the change; nil when there was none.
     public var previousVersion: Int?
@@ -26,6 +27,8 @@ public struct AuditEntry: Sendable, Equatable, Codable {
     public var note: String?
     /// The id of the request that made the change, if any.
     public var requestID: String?
+    /// For a build manifest's change: the build and the manifest's revision.
+    public var build: AuditBuild?
 }
 
 extension AuditEntry {
@@ -40,6 +43,32 @@ extension AuditEntry {
             previousVersion: previous?.version, rollbackOf: rollbackOf, summary: record.summarize(previous), note: note,
             requestID: record.requestID)
     }
+
+    /// The entry of a build manifest's change decided by a store: `record`'s part (its summary empty: a manifest
+    /// changes no tab of the config), the client's live version (0: none) and the build.
+    init(_ record: AuditRecord, sequence: Int, time: Date, client: String, liveVersion: Int, build: AuditBuild) {
+        self.init(
+            sequence: sequence, time: time, key: record.key, action: record.action, client: client,
+            version: liveVersion, previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: nil,
+            requestID: record.requestID, build: build)
+    }
+}
+
+/// The build an audit entry of a manifest's change names.
+public struct AuditBuild: Sendable, Equatable, Codable {
+    /// The platform (`ios`).
+    public var platform: String
+    /// The app version in canonical form (`5.2.0`).
+    public var appVersion: String
+    /// The revision of the manifest registered, or of the one removed.
+    public var revision: Int
+
+    /// Creates one.
+    public init(platform: String, appVersion: String, revision: Int) {
+        self.platform = platform
+        self.appVersion = appVersion
+        self.revision = revision
+    }
 }
 
 /// What kind of change an audit entry records.
@@ -52,6 +81,10 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case delete
     /// A new version brought in from elsewhere (a config-as-code apply, a plist import).
     case `import`
+    /// A build manifest registered, new or replacing another (registering an equal one is not a change).
+    case registerBuild
+    /// A build manifest removed.
+    case removeBuild
 }
 
 /// What a change did to the client's tabs, against the version live before it (tab ids, each list sorted).

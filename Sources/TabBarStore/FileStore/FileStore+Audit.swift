@@ -33,12 +33,21 @@ extension FileStore {
         audit.commit(entry)
     }
 
-    /// Whether the change an audit entry records is in the store, judged at open from the versions (`versions`) and
-    /// the deleted clients' numbers (`log`): a publish, rollback or import made a version number the client has had
-    /// (retained, moved aside as damaged, or deleted since); a delete left the client no version numbered up to the
-    /// entry's.
-    static func happened(_ entry: AuditEntry, versions: VersionCatalog, log: CustomizationLog) -> Bool {
+    /// Whether the change an audit entry records is in the store, judged at open from the versions (`versions`), the
+    /// deleted clients' numbers (`log`) and the build manifests (`builds`): a publish, rollback or import made a
+    /// version number the client has had (retained, moved aside as damaged, or deleted since); a delete left the
+    /// client no version numbered up to the entry's; a registration gave out its revision; a removal left the build
+    /// no manifest of its revision or before.
+    static func happened(
+        _ entry: AuditEntry, versions: VersionCatalog, log: CustomizationLog, builds: BuildTable
+    ) -> Bool {
         switch entry.action {
+        case .registerBuild:
+            return (entry.build?.revision ?? 0) <= builds.lastRevision
+        case .removeBuild:
+            guard let build = entry.build else { return true }
+            let key = BuildKey(client: entry.client, platform: build.platform, appVersion: build.appVersion)
+            return (builds.builds[key]?.revision ?? .max) > build.revision
         case .delete:
             let kept = versions.clients[entry.client]?.versions ?? []
             return !kept.contains { $0.version <= entry.version }

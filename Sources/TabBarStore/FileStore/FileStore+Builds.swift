@@ -14,7 +14,7 @@ extension FileStore {
     }
 
     public func registerBuild(
-        client: String, platform: String, appVersion: String, document: Data
+        client: String, platform: String, appVersion: String, document: Data, audit record: AuditRecord?
     ) throws -> (build: StoredBuild, change: BuildChange) {
         let key = try BuildKey.registering(
             client: client, platform: platform, appVersion: appVersion, document: document)
@@ -23,21 +23,35 @@ extension FileStore {
             let current = buildTable.withLock { $0 }
             let next = current.registering(key, document: document, at: BuildTable.storedDate(Date()))
             if next.change != .unchanged {
-                try writeBuilds(next.table)
+                let entry = buildAuditEntry(record, key, revision: next.build.revision, time: next.build.registeredAt)
+                try audited(entry) { try writeBuilds(next.table) }
             }
             return (next.build, next.change)
         }
     }
 
-    public func deleteBuild(client: String, platform: String, appVersion: String) throws -> Bool {
+    public func deleteBuild(
+        client: String, platform: String, appVersion: String, audit record: AuditRecord?
+    ) throws -> Bool {
         let key = BuildKey(client: client, platform: platform, appVersion: appVersion)
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
             let current = buildTable.withLock { $0 }
-            guard current.builds[key] != nil else { return false }
-            try writeBuilds(current.removing(key))
+            guard let removed = current.builds[key] else { return false }
+            let entry = buildAuditEntry(record, key, revision: removed.revision, time: BuildTable.storedDate(Date()))
+            try audited(entry) { try writeBuilds(current.removing(key)) }
             return true
         }
+    }
+
+    /// The audit entry of a change to `key`'s manifest (revision `revision`: the one registered or removed), nil
+    /// without a record. Requires `configWrites`.
+    private func buildAuditEntry(_ record: AuditRecord?, _ key: BuildKey, revision: Int, time: Date) -> AuditEntry? {
+        guard let record else { return nil }
+        let live = catalog.withLock { $0.clients[key.client]?.live.version } ?? 0
+        return AuditEntry(
+            record, sequence: audit.nextSequence, time: time, client: key.client, liveVersion: live,
+            build: AuditBuild(platform: key.platform, appVersion: key.appVersion, revision: revision))
     }
 
     /// Writes `table` to `builds.json`, then makes it the one read; a failed write stops the store.

@@ -63,7 +63,8 @@ public final class FileStore: TabBarStore {
             }
             let versions = try Self.loadVersions(clientsDirectory, keep: options.keepVersions, io: io, logger: logger)
             catalog = Mutex(versions)
-            buildTable = Mutex(try Self.loadBuilds(path, io: io))
+            let builds = try Self.loadBuilds(path, io: io)
+            buildTable = Mutex(builds)
             let log: CustomizationLog
             do {
                 log = try CustomizationLog(
@@ -77,7 +78,7 @@ public final class FileStore: TabBarStore {
             }
             do {
                 audit = try AuditLog(directory: path, io: io, logger: logger) { entry in
-                    Self.happened(entry, versions: versions, log: log)
+                    Self.happened(entry, versions: versions, log: log, builds: builds)
                 }
             } catch {
                 log.close()

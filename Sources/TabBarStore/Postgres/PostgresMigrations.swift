@@ -9,7 +9,8 @@ enum PostgresMigrations {
     static let lockKey: Int64 = 0x7461_6263_6F6E_6669
 
     /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log;
-    /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``); 4: build manifests.
+    /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``); 4: build manifests;
+    /// 5: audit entries of build manifests' changes.
     static let all: [[String]] = [
         [
             """
@@ -131,6 +132,15 @@ enum PostgresMigrations {
             )
             """,
             "CREATE SEQUENCE tabconfig_build_revisions",
+        ],
+        [
+            // Audit entries of build manifests' changes: two actions, and the build with the manifest's revision.
+            "ALTER TABLE tabconfig_audit DROP CONSTRAINT tabconfig_audit_action_check",
+            """
+            ALTER TABLE tabconfig_audit ADD CONSTRAINT tabconfig_audit_action_check
+                CHECK (action IN ('publish', 'rollback', 'delete', 'import', 'registerBuild', 'removeBuild'))
+            """,
+            "ALTER TABLE tabconfig_audit ADD COLUMN build jsonb",
         ],
     ]
 

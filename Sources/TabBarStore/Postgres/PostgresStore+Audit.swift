@@ -48,8 +48,26 @@ extension PostgresStore {
         try await insertInOrder(entry, on: connection, logger: logger)
     }
 
+    /// Inserts the audit entry of a change to `key`'s manifest (its revision `revision`: registered or removed) in the
+    /// transaction on `connection`, which holds the build's lock.
+    static func insertAuditBuild(
+        _ record: AuditRecord, _ key: BuildKey, revision: Int, time: Date, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        var live = 0
+        for try await version in try await connection.query(
+            "SELECT coalesce(live_version, 0) FROM tabconfig_clients WHERE client = \(key.client)", logger: logger
+        ).decode(Int.self) {
+            live = version
+        }
+        let entry = AuditEntry(
+            record, sequence: 0, time: time, client: key.client, liveVersion: live,
+            build: AuditBuild(platform: key.platform, appVersion: key.appVersion, revision: revision))
+        try await insertInOrder(entry, on: connection, logger: logger)
+    }
+
     /// Inserts `entries` in their order, their sequences the table's (theirs are ignored). With `skippingCopies`, an
-    /// entry is left out where the table holds one of the same client, action, version and time (a copy made
+    /// entry is left out where the table holds one of the same client, action, version, time and build (a copy made
     /// before). Returns how many it inserted.
     static func insertAudit(
         _ entries: [AuditEntry], skippingCopies: Bool, on connection: PostgresConnection, logger: Logger
@@ -66,15 +84,17 @@ extension PostgresStore {
             WHERE NOT EXISTS (
                 SELECT 1 FROM tabconfig_audit AS a
                 WHERE a.client = s.e->>'client' AND a.action = s.e->>'action'
-                    AND a.version = (s.e->>'version')::integer AND a.at = s.at)
+                    AND a.version = (s.e->>'version')::integer AND a.at = s.at
+                    AND a.build IS NOT DISTINCT FROM s.e->'build')
             """ : ""
         let query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO tabconfig_audit (
-                    at, admin_key, action, client, version, previous_version, rollback_of, summary, note, request_id)
+                    at, admin_key, action, client, version, previous_version, rollback_of, summary, note, request_id,
+                    build)
                 SELECT s.at, s.e->>'key', s.e->>'action', s.e->>'client', (s.e->>'version')::integer,
                     (s.e->>'previousVersion')::integer, (s.e->>'rollbackOf')::integer, s.e->'summary', s.e->>'note',
-                    s.e->>'requestID'
+                    s.e->>'requestID', s.e->'build'
                 FROM (
                     SELECT 'epoch'::timestamptz + i.ms * interval '1 millisecond' AS at, i.json::jsonb AS e, i.position
                     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS i(ms, json, position)
@@ -142,15 +162,15 @@ extension PostgresStore {
         let select = PostgresQuery(
             unsafeSQL: """
                 SELECT sequence, (extract(epoch FROM at) * 1000)::bigint, admin_key, action, client, version,
-                    previous_version, rollback_of, summary::text, note, request_id
+                    previous_version, rollback_of, summary::text, note, request_id, build::text
                 FROM tabconfig_audit WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY sequence LIMIT $\(bindings.count)
                 """, binds: bindings)
         var entries: [AuditEntry] = []
         let decoder = JSONDecoder()
-        for try await (sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request)
+        for try await (sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request, build)
             in try await connection.query(select, logger: logger).decode(
-                (Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?).self)
+                (Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?, String?).self)
         {
             guard let action = AuditAction(rawValue: action) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown action \(action)"))
@@ -160,7 +180,7 @@ extension PostgresStore {
                     sequence: Int(sequence), time: date(milliseconds: time), key: key, action: action, client: client,
                     version: version, previousVersion: previous, rollbackOf: rollbackOf,
                     summary: try decoder.decode(AuditSummary.self, from: Data(summary.utf8)), note: note,
-                    requestID: request))
+                    requestID: request, build: try build.map { try decoder.decode(AuditBuild.self, from: Data($0.utf8)) }))
         }
         return entries
     }

@@ -15,21 +15,24 @@ extension PostgresStore {
     }
 
     public func registerBuild(
-        client: String, platform: String, appVersion: String, document: Data
+        client: String, platform: String, appVersion: String, document: Data, audit record: AuditRecord?
     ) throws -> (build: StoredBuild, change: BuildChange) {
         let key = try BuildKey.registering(
             client: client, platform: platform, appVersion: appVersion, document: document)
         let registered = try write { database, logger in
-            try await Self.register(key, document: document, database, origin: self.origin, logger: logger)
+            try await Self.register(
+                key, document: document, audit: record, database, origin: self.origin, logger: logger)
         }
         cache.withLock { $0.setBuild(registered.build) }
         return registered
     }
 
-    public func deleteBuild(client: String, platform: String, appVersion: String) throws -> Bool {
+    public func deleteBuild(
+        client: String, platform: String, appVersion: String, audit record: AuditRecord?
+    ) throws -> Bool {
         let key = BuildKey(client: client, platform: platform, appVersion: appVersion)
         let removed = try write { database, logger in
-            try await Self.remove(key, database, origin: self.origin, logger: logger)
+            try await Self.remove(key, audit: record, database, origin: self.origin, logger: logger)
         }
         guard let removed else { return false }
         cache.withLock { $0.removeBuild(key, through: removed) }
@@ -42,9 +45,10 @@ extension PostgresStore {
     }
 
     /// Registers `document` for `key` in one transaction: unchanged when the row holds the same document, else the
-    /// row written with the next revision and a notice sent.
+    /// row written with the next revision, its audit entry (with `record`) and a notice sent.
     private static func register(
-        _ key: BuildKey, document: Data, _ database: PostgresClient, origin: String, logger: Logger
+        _ key: BuildKey, document: Data, audit record: AuditRecord?, _ database: PostgresClient, origin: String,
+        logger: Logger
     ) async throws -> (build: StoredBuild, change: BuildChange) {
         try await database.transaction(logger: logger) { connection in
             try await lock(key, on: connection, logger: logger)
@@ -65,6 +69,10 @@ extension PostgresStore {
                 ON CONFLICT (client, platform, app_version) DO UPDATE
                 SET revision = EXCLUDED.revision, registered_at = EXCLUDED.registered_at, document = EXCLUDED.document
                 """, logger: logger)
+            if let record {
+                try await insertAuditBuild(
+                    record, key, revision: revision, time: registeredAt, on: connection, logger: logger)
+            }
             try await notify(notice(key, revision: revision, origin: origin), on: connection, logger: logger)
             let build = StoredBuild(
                 client: key.client, platform: key.platform, appVersion: key.appVersion, revision: revision,
@@ -73,9 +81,10 @@ extension PostgresStore {
         }
     }
 
-    /// Removes `key`'s row in one transaction; returns the removed manifest's revision, nil when there was none.
+    /// Removes `key`'s row in one transaction, with its audit entry (with `record`); returns the removed manifest's
+    /// revision, nil when there was none.
     private static func remove(
-        _ key: BuildKey, _ database: PostgresClient, origin: String, logger: Logger
+        _ key: BuildKey, audit record: AuditRecord?, _ database: PostgresClient, origin: String, logger: Logger
     ) async throws -> Int? {
         try await database.transaction(logger: logger) { connection in
             try await lock(key, on: connection, logger: logger)
@@ -90,6 +99,11 @@ extension PostgresStore {
                 removed = revision
             }
             if let removed {
+                if let record {
+                    try await insertAuditBuild(
+                        record, key, revision: removed, time: date(milliseconds: milliseconds(Date())),
+                        on: connection, logger: logger)
+                }
                 try await notify(notice(key, revision: removed, origin: origin), on: connection, logger: logger)
             }
             return removed

@@ -87,7 +87,13 @@ struct BuildEndpointTests {
             let notUTF8 = Data(#"{"viewControllers": [""#.utf8) + Data([0xC3, 0x28]) + Data(#""]}"#.utf8)
             let refused = try app.request(
                 "PUT", "/v1/clients/shop/builds/ios/5.2.0", headers: TestApp.adminJSON, body: notUTF8)
-            #expect([400, 422].contains(refused.status), "\(refused.status) \(refused.text)")
+            #expect(refused.status == 422, "\(refused.status) \(refused.text)")
+            #expect(try refused.problems().map(\.pointer) == ["/viewControllers/0"])
+            let notUTF8Nib = Data(#"{"nibs": ["Shop"#.utf8) + Data([0xFF]) + Data(#""]}"#.utf8)
+            let refusedNib = try app.request(
+                "PUT", "/v1/clients/shop/builds/ios/5.2.0", headers: TestApp.adminJSON, body: notUTF8Nib)
+            #expect(refusedNib.status == 422, "\(refusedNib.status) \(refusedNib.text)")
+            #expect(try refusedNib.problems().map(\.pointer) == ["/nibs/0"])
 
             for path in ["iOS/5.2.0", "ios/five", "ios/1.2.3.4.5"] {
                 let response = try Self.register(app, path, ["Home"])
@@ -183,6 +189,27 @@ struct BuildEndpointTests {
             let previewed = try #require(try preview.json() as? [String: Any])
             let previewTabs = (previewed["tabBar"] as? [String: Any])?["tabs"] as? [[String: Any]]
             #expect(previewTabs?.map { $0["id"] as? String } == ["home", "profile"])
+        }
+    }
+
+    @Test("Registering, replacing and removing a manifest are in the audit log; an equal one is not")
+    func audited() throws {
+        try TestApp.with { app in
+            let version = try app.publish("shop", Self.shopConfig)
+            #expect(try Self.register(app, "ios/5.2.0", ["HomeViewController"]).status == 201)
+            #expect(try Self.register(app, "ios/5.2", ["HomeViewController"]).status == 200)
+            #expect(try Self.register(app, "ios/5.2.0", ["HomeViewController", "ShopViewController"]).status == 200)
+            #expect(try app.request("DELETE", "/v1/clients/shop/builds/ios/5.2.0", headers: TestApp.admin).status == 204)
+
+            let log = try app.request("GET", "/v1/audit?client=shop", headers: TestApp.admin)
+            let entries = try #require((try log.json() as? [String: Any])?["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["action"] as? String } == ["publish", "registerBuild", "registerBuild", "removeBuild"])
+            let builds = entries.dropFirst().map { $0["build"] as? [String: Any] }
+            #expect(builds.map { $0?["appVersion"] as? String } == ["5.2.0", "5.2.0", "5.2.0"])
+            #expect(builds.map { $0?["platform"] as? String } == ["ios", "ios", "ios"])
+            let revisions = builds.compactMap { $0?["revision"] as? Int }
+            #expect(revisions.count == 3 && revisions[0] < revisions[1] && revisions[1] == revisions[2])
+            #expect(entries.dropFirst().allSatisfy { $0["version"] as? Int == version && $0["key"] as? String != nil })
         }
     }
 }

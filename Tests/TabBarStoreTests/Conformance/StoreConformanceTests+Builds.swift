@@ -83,6 +83,36 @@ extension StoreConformanceTests {
         }
     }
 
+    @Test("Registering and removing a manifest write audit entries with the build; an equal one writes none",
+        arguments: StoreFactory.all)
+    func auditedBuilds(factory: StoreFactory) throws {
+        try withStore(factory) { _, store in
+            let recorder = AuditRecorder()
+            let created = try store.registerBuild(
+                client: "shop", platform: "ios", appVersion: "5.2.0", document: Self.manifest(["Home"]),
+                audit: recorder.record(.registerBuild, requestID: "r1"))
+            _ = try store.publish(client: "shop", document: Self.document(1), note: nil, rollbackOf: nil)
+            let equal = try store.registerBuild(
+                client: "shop", platform: "ios", appVersion: "5.2.0", document: Self.manifest(["Home"]),
+                audit: recorder.record(.registerBuild))
+            #expect(equal.change == .unchanged)
+            let replaced = try store.registerBuild(
+                client: "shop", platform: "ios", appVersion: "5.2.0", document: Self.manifest(["Home", "Shop"]),
+                audit: recorder.record(.registerBuild))
+            #expect(try store.deleteBuild(client: "shop", platform: "ios", appVersion: "5.2.0", audit: recorder.record(.removeBuild)))
+            #expect(try !store.deleteBuild(client: "shop", platform: "ios", appVersion: "5.2.0", audit: recorder.record(.removeBuild)))
+
+            let entries = try store.auditEntries(AuditQuery(client: "shop"))
+            #expect(entries.map(\.action) == [.registerBuild, .registerBuild, .removeBuild])
+            #expect(entries.map(\.build?.revision) == [created.build.revision, replaced.build.revision, replaced.build.revision])
+            #expect(entries.allSatisfy { $0.build?.platform == "ios" && $0.build?.appVersion == "5.2.0" })
+            #expect(entries.map(\.version) == [0, 1, 1], "the client's live version then")
+            #expect(entries.first?.requestID == "r1" && entries.first?.time == created.build.registeredAt)
+            #expect(entries.allSatisfy { $0.summary == AuditSummary() })
+            #expect(recorder.previous.isEmpty, "a manifest's change summarizes no version")
+        }
+    }
+
     @Test("A manifest registered or removed through one store is seen by the others sharing its database",
         arguments: StoreFactory.all)
     func buildsAreShared(factory: StoreFactory) throws {

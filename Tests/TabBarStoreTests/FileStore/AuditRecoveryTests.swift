@@ -129,6 +129,46 @@ struct AuditRecoveryTests {
         #expect(try store.auditEntries(AuditQuery()).map(\.sequence) == [1, 2, 3])
     }
 
+    @Test("a last build-manifest entry is cut when builds.json lacks its change, kept when it has it")
+    func buildEntries() throws {
+        let fixture = try Fixture(publishes: 1)
+        defer { fixture.remove() }
+        let manifest = Data(#"{"viewControllers":["Home"]}"#.utf8)
+        do {
+            let store = try FileStore(directory: fixture.data, logger: .silent)
+            defer { store.close() }
+            let registered = try store.registerBuild(
+                client: "ios", platform: "ios", appVersion: "5.2.0", document: manifest,
+                audit: fixture.recorder.record(.registerBuild))
+            #expect(registered.build.revision == 1)
+        }
+        func ghost(_ action: AuditAction, _ appVersion: String, revision: Int) throws -> Data {
+            try AuditLog.record(
+                AuditEntry(
+                    sequence: 99, time: Date(), key: "ghost", action: action, client: "ios", version: 1,
+                    previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: nil, requestID: nil,
+                    build: AuditBuild(platform: "ios", appVersion: appVersion, revision: revision)))
+        }
+        let original = try fixture.bytes()
+        // A registration whose revision builds.json never gave out, and a removal of a manifest still there.
+        for record in [try ghost(.registerBuild, "5.3.0", revision: 2), try ghost(.removeBuild, "5.2.0", revision: 1)] {
+            try fixture.append(record)
+            let store = try FileStore(directory: fixture.data, logger: .silent)
+            #expect(try store.auditEntries(AuditQuery()).map(\.action) == [.publish, .registerBuild])
+            #expect(store.builds(client: "ios").map(\.appVersion) == ["5.2.0"])
+            store.close()
+            #expect(try fixture.bytes() == original)
+        }
+        // A removal of a manifest that is gone happened.
+        try fixture.append(try ghost(.removeBuild, "5.1.0", revision: 1))
+        let store = try FileStore(directory: fixture.data, logger: .silent)
+        defer { store.close() }
+        let entries = try store.auditEntries(AuditQuery())
+        #expect(entries.map(\.action) == [.publish, .registerBuild, .removeBuild])
+        #expect(entries[1].build == AuditBuild(platform: "ios", appVersion: "5.2.0", revision: 1))
+        #expect(entries[1].version == 1, "the client's live version when the manifest was registered")
+    }
+
     @Test("a last entry whose change happened stays: a version moved aside as damaged, or deleted since")
     func lastEntryThatHappened() throws {
         let fixture = try Fixture(publishes: 2)

@@ -4,8 +4,8 @@ import TabBarModel
 import TabBarStore
 
 /// Build manifests (docs/design/model.md, "Build manifests"): each app build's CI registers what the build can open,
-/// and the tab bars that build reads leave out what it cannot. Registering and removing take a `publish` key,
-/// reading a `read` key.
+/// and the tab bars that build reads leave out what it cannot. Registering and removing take a `publish` key and are
+/// in the audit log, reading takes a `read` key.
 struct BuildHandlers: Sendable {
     let catalog: Catalog
     let admin: AdminAccess
@@ -13,7 +13,7 @@ struct BuildHandlers: Sendable {
     /// `PUT /v1/clients/{client}/builds/{platform}/{appVersion}`: registers the body as the build's manifest; 201 for
     /// a new one, 200 when it replaced one or equals the one registered (which writes nothing).
     func putBuild(_ request: Request) throws -> Response {
-        try admin.requireScope(.publish, request)
+        let key = try admin.requireScope(.publish, request)
         let client = try request.clientID()
         let build = try request.appBuild()
         let manifest: BuildManifest
@@ -23,7 +23,9 @@ struct BuildHandlers: Sendable {
         case .failure(.invalid(let problems)):
             throw APIError.invalidDocument("The build manifest is not valid; nothing was registered.", problems)
         }
-        let registered = try catalog.registerBuild(client: client, build: build, document: manifest.encoded())
+        let registered = try catalog.registerBuild(
+            client: client, build: build, document: manifest.encoded(),
+            audit: .changingBuild(.registerBuild, key: key, request: request))
         var response = Response.json(
             BuildBody(registered.build, manifest: manifest), status: registered.change == .created ? 201 : 200)
         response.headers.add(name: "ETag", value: EntityTag.build(revision: registered.build.revision))
@@ -50,10 +52,11 @@ struct BuildHandlers: Sendable {
     /// `DELETE /v1/clients/{client}/builds/{platform}/{appVersion}`: removes the build's manifest (204); the build
     /// then gets what targeting gives it. 404 when none is registered.
     func deleteBuild(_ request: Request) throws -> Response {
-        try admin.requireScope(.publish, request)
+        let key = try admin.requireScope(.publish, request)
         let client = try request.clientID()
         let build = try request.appBuild()
-        guard try catalog.deleteBuild(client: client, build: build) else {
+        let audit = AuditRecord.changingBuild(.removeBuild, key: key, request: request)
+        guard try catalog.deleteBuild(client: client, build: build, audit: audit) else {
             throw APIError.notFound("Client '\(client)' has no manifest for build \(build).")
         }
         return .noContent

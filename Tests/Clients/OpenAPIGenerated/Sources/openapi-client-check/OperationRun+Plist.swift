@@ -46,13 +46,18 @@ extension OperationRun {
         return "\(events.map { $0.dropFirst(7) }), then the stream ended"
     }
 
-    /// The audit log since the first publish: that publish (its own `publishedAt` as `since` includes it), the second
-    /// and the rollback.
+    /// The audit log since the first publish: that publish (its own `publishedAt` as `since` includes it), the second,
+    /// the rollback, and the build manifest registered and removed (with the build).
     func audit(since: Date?) async {
         await checklist.call("getAuditLog", "200") {
             let log = try await client.getAuditLog(query: .init(client: Self.clientID, since: since)).ok.body.json
             let actions = log.entries.map(\.action.rawValue)
-            try CheckFailure.expect(actions.suffix(3) == ["publish", "publish", "rollback"], "actions \(actions)")
+            try CheckFailure.expect(
+                actions.suffix(5) == ["publish", "publish", "rollback", "registerBuild", "removeBuild"],
+                "actions \(actions)")
+            let builds = log.entries.suffix(2).compactMap(\.build)
+            try CheckFailure.expect(
+                builds.count == 2 && builds[0].revision == builds[1].revision, "builds \(builds)")
             return log.entries.map { "\($0.sequence) \($0.action.rawValue) at \(Self.text($0.time))" }
                 .joined(separator: ", ")
         }
