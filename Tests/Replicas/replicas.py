@@ -16,8 +16,13 @@ Starts a PostgreSQL cluster of its own (scripts/postgres.sh), `--replicas` tabco
 - at a third of the run the last replica is SIGKILLed and started again 5 s later; at two thirds PostgreSQL is
   stopped for 3 s and started again (scripts/postgres.sh pause / resume).
 
+Then a build manifest for iOS 5.1.9 is registered (without the `shop` tab's class) through one replica, replaced
+(with it) through another and removed through a third: each time the next tab-bar answer of every replica must
+follow within 5 s, the propagation time (and Android 5.1.9, which has no manifest, keeps `shop`).
+
 At the end every acknowledged write is checked in the database and on every replica. Prints the figures; exits 1
-if a write was lost, a race had two winners, an event was not delivered, or a replica did not become healthy.
+if a write was lost, a race had two winners, an event was not delivered, a replica did not become healthy,
+or a replica's tab bar did not follow a build manifest.
 Python 3 standard library only (and haproxy and PostgreSQL 15 from Debian, which the README's test command installs).
 """
 
@@ -42,6 +47,9 @@ TAB_IDS = ["home", "search", "library", "favorites", "profile", "settings", "dow
 TOKEN = "replicas-admin"
 PSQL = "/usr/lib/postgresql/15/bin/psql"
 TIMEOUT = 10.0
+BUILD_CLIENT = "builds-replicas"
+BUILD_TABS = [("home", "HomeViewController"), ("library", "LibraryViewController"), ("shop", "ShopViewController"),
+              ("profile", "ProfileViewController")]
 
 
 def free_port():
@@ -344,6 +352,122 @@ def publisher(replica, record, stop):
             record.fail(started, f"publish: {error!r}")
 
 
+def build_tab_ids(port, platform):
+    """The tab ids `port` answers for `BUILD_CLIENT` on `platform` 5.1.9, or a description of what it answered."""
+    path = f"/v1/clients/{BUILD_CLIENT}/tabs?platform={platform}&appVersion=5.1.9"
+    try:
+        status, _, body = request(port, "GET", path)
+    except OSError as error:
+        return repr(error)
+    return [tab["id"] for tab in json.loads(body)["tabs"]] if status == 200 else f"status {status}"
+
+
+def build_manifest_status(port):
+    """The status `port` answers to `GET` of `BUILD_CLIENT`'s iOS 5.1.9 manifest (404: none registered), or a
+    description of the error."""
+    try:
+        return request(port, "GET", f"/v1/clients/{BUILD_CLIENT}/builds/ios/5.1.9",
+                       headers={"Authorization": f"Bearer {TOKEN}"})[0]
+    except OSError as error:
+        return repr(error)
+
+
+def await_every(replicas, read, want, since, limit=5.0):
+    """Calls `read(replica)` on every replica at once, each until it returns `want` or `limit` seconds after `since`
+    (monotonic) have passed: replica name -> (seconds from `since`, or None, and the last answer)."""
+    results = {}
+
+    def follow(replica):
+        while True:
+            shown = read(replica)
+            now = time.monotonic()
+            if shown == want:
+                results[replica.name] = (now - since, shown)
+                return
+            if now >= since + limit:
+                results[replica.name] = (None, shown)
+                return
+            time.sleep(0.002)
+
+    threads = [threading.Thread(target=follow, args=(replica,)) for replica in replicas]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def check_build_manifests(replicas, problems):
+    """A build manifest registered through one replica changes the next tab-bar answer of every replica.
+
+    Publishes `BUILD_CLIENT` (the `shop` tab opens `ShopViewController`) through the first replica; registers an iOS
+    5.1.9 manifest with every class but that one through the first replica, replaces it with one that has it through
+    the second, and removes it through the third. After each, every replica is read at once, directly, until it
+    answers what follows (within 5 s: the PostgreSQL notice): the tab bar without `shop`, with it, and with it and
+    no manifest (a `GET` of it answers 404). Prints one line per step with the times and appends what went wrong to
+    `problems`."""
+    every = [tab for tab, _ in BUILD_TABS]
+    without_shop = [tab for tab in every if tab != "shop"]
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+    document = {"tabs": [{"id": tab, "title": {"default": tab.capitalize()},
+                          "destination": {"type": "viewController", "name": name}} for tab, name in BUILD_TABS]}
+    ios_tabs = lambda replica: build_tab_ids(replica.port, "ios")
+    try:
+        status, _, body = request(replicas[0].port, "PUT", f"/v1/clients/{BUILD_CLIENT}/config",
+                                  json.dumps(document), headers)
+    except OSError as error:
+        problems.append(f"builds: publishing {BUILD_CLIENT} on {replicas[0].name}: {error!r}")
+        return
+    if status not in (200, 201):
+        problems.append(f"builds: publishing {BUILD_CLIENT} on {replicas[0].name}: {status} {body[:200]!r}")
+        return
+    results = await_every(replicas, ios_tabs, every, time.monotonic())
+    late = [f"{name} answered {shown}" for name, (seconds, shown) in sorted(results.items()) if seconds is None]
+    if late:
+        problems.append(f"builds: the config of {BUILD_CLIENT} did not reach every replica within 5 s: "
+                        + "; ".join(late))
+        return
+
+    path = f"/v1/clients/{BUILD_CLIENT}/builds/ios/5.1.9"
+    classes = [name for tab, name in BUILD_TABS if tab != "shop"]
+    steps = [
+        ("registered without ShopViewController", replicas[0], "PUT",
+         {"buildNumber": "5190", "viewControllers": classes}, 201, ios_tabs, without_shop, "shop left out"),
+        ("replaced with ShopViewController", replicas[1 % len(replicas)], "PUT",
+         {"buildNumber": "5190", "viewControllers": classes + ["ShopViewController"]}, 200, ios_tabs, every,
+         "shop back"),
+        ("removed", replicas[2 % len(replicas)], "DELETE", None, 204,
+         lambda replica: (build_manifest_status(replica.port), build_tab_ids(replica.port, "ios")), (404, every),
+         "manifest gone (404) and shop served"),
+    ]
+    for label, through, method, manifest, expected, read, want, outcome in steps:
+        try:
+            status, _, body = request(through.port, method, path,
+                                      None if manifest is None else json.dumps(manifest), headers)
+        except OSError as error:
+            problems.append(f"builds: {method} ios 5.1.9 on {through.name}: {error!r}")
+            return
+        returned = time.monotonic()
+        if status != expected:
+            problems.append(f"builds: {method} ios 5.1.9 on {through.name}: {status}, expected {expected}: "
+                            f"{body[:200]!r}")
+            return
+        results = await_every(replicas, read, want, returned)
+        times = ", ".join(f"{name} {seconds * 1000:.1f} ms" if seconds is not None else f"{name} not within 5 s"
+                          for name, (seconds, _) in sorted(results.items()))
+        print(f"build manifest ios 5.1.9 {label} through {through.name} ({status}): {outcome} on {times}", flush=True)
+        problems += [f"builds: after the manifest was {label} through {through.name}, {name} still answered "
+                     f"{shown} for ios 5.1.9 5 s later, expected {want}"
+                     for name, (seconds, shown) in sorted(results.items()) if seconds is None]
+        if want == without_shop:
+            android = {replica.name: build_tab_ids(replica.port, "android") for replica in replicas}
+            print("android 5.1.9 (no manifest) at once: "
+                  + ", ".join(f"{name} {'shop served' if shown == every else shown}"
+                              for name, shown in sorted(android.items())), flush=True)
+            problems += [f"builds: {name} answered {shown} for android 5.1.9 (no manifest), expected {every}"
+                         for name, shown in sorted(android.items()) if shown != every]
+
+
 def haproxy_config(front, replicas):
     servers = "\n".join(f"    server {r.name} 127.0.0.1:{r.port} check" for r in replicas)
     return f"""global
@@ -462,6 +586,9 @@ def main():
             if not thread.daemon:
                 thread.join(30)
         time.sleep(2)  # the last events and notices
+
+        # After the faults: a build manifest changed through one replica reaches every replica's tab bar.
+        check_build_manifests(replicas, problems)
 
         # Every acknowledged write, in the database and on every replica.
         lost = []
