@@ -1,7 +1,7 @@
 """The admin console (/admin/) in headless Chromium against the real server: sign-in, the form editor and its live
-preview (the server's resolution), publish with a reviewed diff, problems beside fields, history and rollback, a
-second admin's browser following a publish, a title holding markup shown as text, the Content-Security-Policy and a
-console free of errors. Screenshots of the editor and the preview at desktop and phone widths are saved under
+preview (the server's resolution), publish with a reviewed diff and the builds that would not show a tab, problems
+beside fields, history and rollback, a second admin's browser following a publish, a title holding markup shown as
+text, the Content-Security-Policy and a console free of errors. Screenshots of the editor and the preview at desktop and phone widths are saved under
 $TABCONFIG_SCREENSHOTS (default .build/screenshots)."""
 
 import http.client
@@ -253,6 +253,42 @@ def test_sign_in_edit_preview_publish_and_roll_back(server, browser):
     assert preview_render(browser) > before
     assert severe_messages(browser) == []
     assert os.path.getsize(path) > 0
+
+
+def test_review_shows_the_builds_that_will_not_show_a_tab(server, browser):
+    publish(server, "shop", SHOP)
+    classes = [t["destination"]["name"] for t in SHOP["tabs"]]
+    old = {"buildNumber": "5190", "viewControllers": [c for c in classes if c != "CartViewController"]}
+    assert api(server, "PUT", "/v1/clients/shop/builds/ios/5.1.9", old)[0] == 201
+    assert api(server, "PUT", "/v1/clients/shop/builds/ios/5.2.0", {"viewControllers": classes})[0] == 201
+    browser.set_window_size(1280, 900)
+    open_client(browser, server, "shop")
+    wait(browser, lambda: live_version(browser, "shop") == "v1", "v1 in the client list")
+
+    # A change to a title: 5.1.9 still lacks the cart tab's screen, which the review says; 5.2.0 has everything.
+    edit_and_wait(browser, "/tabs/0/title/default", "Start")
+    element(browser, "#review-publish").click()
+    wait(browser, lambda: element(browser, "#review-dialog").get_attribute("open") is not None, "the review dialog")
+    wait(browser, lambda: element(browser, "#review-builds").is_displayed(), "the build warnings")
+    assert attributes(browser, "#build-warnings li", "data-build") == ["ios 5.1.9"]
+    assert attributes(browser, "#build-warnings li", "data-tab-id") == ["cart"]
+    assert texts(browser, "#build-warnings li") == [
+        'ios 5.1.9 (build 5190) will not show tab "cart": it has no viewController CartViewController '
+        "(/tabs/2/destination/name)."]
+    screenshot(browser, "console-review-builds.png")
+    element(browser, "#confirm-publish").click()
+    wait(browser, lambda: live_version(browser, "shop") == "v2", "v2: a warning never stops the publish")
+
+    # Without a manifest lacking anything, the review has no build section.
+    assert api(server, "DELETE", "/v1/clients/shop/builds/ios/5.1.9")[0] == 204
+    edit_and_wait(browser, "/tabs/0/title/default", "Home")
+    element(browser, "#review-publish").click()
+    wait(browser, lambda: element(browser, "#review-dialog").get_attribute("open") is not None, "the review dialog")
+    wait(browser, lambda: any("Home" in line for line in texts(browser, "#diff-list li")), "the change in the diff")
+    assert not element(browser, "#review-builds").is_displayed()
+    assert texts(browser, "#build-warnings li") == []
+    element(browser, "#cancel-publish").click()
+    assert severe_messages(browser) == []
 
 
 def test_an_invalid_document_shows_the_problem_beside_the_field(server, browser):

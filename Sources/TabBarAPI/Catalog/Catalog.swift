@@ -147,6 +147,11 @@ final class Catalog: Sendable {
             .map(live.absence)
     }
 
+    /// What the client's registered builds cannot open of `config` (a publish's and a dry run's warnings).
+    func buildCoverage(client: String, config: TabBarConfig) -> BuildCoverage {
+        BuildCoverage(config: config, manifests: builds.builds(of: client).mapValues(\.manifest))
+    }
+
     /// Registers `document` (a valid manifest) for `build` of `client`, with the audit entry `audit` when it changes
     /// anything; tells the event subscribers when it did.
     func registerBuild(

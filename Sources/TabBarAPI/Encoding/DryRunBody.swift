@@ -20,8 +20,13 @@ public struct DryRunBody: Codable, Sendable {
     public var tabsChanged: [String]
     /// `ConfigDiff.changes`.
     public var changes: [ConfigDiff.Change]
+    /// `BuildCoverage.builds`: the registered builds that would not show some tab. Nil only from a service that
+    /// predates build manifests.
+    public var builds: [BuildCoverage.Build]?
+    /// `BuildCoverage.unopenable`: the tabs no registered build could open.
+    public var unopenable: [BuildCoverage.Tab]?
 
-    init(client: String, liveVersion: Int, liveETag: String?, diff: ConfigDiff) {
+    init(client: String, liveVersion: Int, liveETag: String?, diff: ConfigDiff, coverage: BuildCoverage) {
         self.client = client
         self.liveVersion = liveVersion
         self.liveETag = liveETag
@@ -30,10 +35,30 @@ public struct DryRunBody: Codable, Sendable {
         tabsRemoved = diff.tabsRemoved
         tabsChanged = diff.tabsChanged
         changes = diff.changes
+        builds = coverage.builds
+        unopenable = coverage.unopenable
     }
 
     /// What would change.
     public var diff: ConfigDiff {
         ConfigDiff(tabsAdded: tabsAdded, tabsRemoved: tabsRemoved, tabsChanged: tabsChanged, changes: changes)
+    }
+}
+
+/// The answer of a publish (`PUT …/config`, a rollback, an import): the new version's envelope, and what the registered
+/// builds cannot open of it, as a dry run answers them.
+struct PublishBody: Encodable {
+    var envelope: ConfigEnvelope
+    var coverage: BuildCoverage
+
+    private enum CodingKeys: String, CodingKey {
+        case builds, unopenable
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try envelope.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(coverage.builds, forKey: .builds)
+        try container.encode(coverage.unopenable, forKey: .unopenable)
     }
 }

@@ -13,7 +13,9 @@ struct Apply: ParsableCommand {
             that differs is published with If-Match naming the live version it was compared with (If-None-Match: * \
             for a new client), so a publish made meanwhile is never overwritten; a file equal to the live config \
             is not published. With --dry-run nothing is published and each difference is printed, one line per \
-            change (POINTER: BEFORE → AFTER). A live client without a file is reported, never deleted.
+            change (POINTER: BEFORE → AFTER). Tabs a registered build could not open (its build manifest lacks \
+            their destination) are printed as warnings, and so are tabs no registered build can open; they never \
+            stop a publish. A live client without a file is reported, never deleted.
             Exit status (for CI; 2 as `terraform plan -detailed-exitcode`):
               0   every file equal to the live config, or published
               1   a file invalid or unreadable, refused by the service, the service
@@ -51,9 +53,13 @@ struct Apply: ParsableCommand {
             let differing = checked.filter(\.answer.changed)
             for entry in checked where !entry.answer.changed {
                 print("\(entry.file.name): equal to version \(entry.answer.liveVersion)")
+                printBuildWarnings(entry)
             }
             if dryRun {
-                differing.forEach(printDifferences)
+                for entry in differing {
+                    printDifferences(entry)
+                    printBuildWarnings(entry)
+                }
                 print("\(Self.counted(checked.count + refused.count, "file")): \(differing.count) differing")
             }
             guard refused.isEmpty else {
@@ -124,6 +130,21 @@ struct Apply: ParsableCommand {
         }
     }
 
+    /// The dry run's build warnings: each registered build that would not show a tab, and each tab no build can open.
+    private func printBuildWarnings(_ entry: Checked) {
+        for build in entry.answer.builds ?? [] {
+            let number = build.buildNumber.map { " (build \($0))" } ?? ""
+            for tab in build.tabs {
+                print(
+                    "\(entry.file.name): warning: \(build.platform) \(build.appVersion)\(number) will not show "
+                        + "\(tab.id): \(tab.missingPointer) \(tab.reason)")
+            }
+        }
+        for tab in entry.answer.unopenable ?? [] {
+            print("\(entry.file.name): warning: no registered build can open \(tab.id): \(tab.missingPointer)")
+        }
+    }
+
     /// Publishes one file on the condition that the live version is still the one it was compared with; true when
     /// it was published.
     private func publish(_ entry: Checked, _ admin: AdminClient) throws -> Bool {
@@ -135,6 +156,7 @@ struct Apply: ParsableCommand {
             let published = try reply.decode(AdminClient.LiveConfig.self, answering: entry.file.name)
             let changes = Self.counted(entry.answer.diff.changes.count, "change")
             print("\(entry.file.name): published version \(published.version) (\(changes))")
+            printBuildWarnings(entry)
             return true
         case 412:
             StandardError.print(

@@ -192,6 +192,48 @@ struct BuildEndpointTests {
         }
     }
 
+    @Test("A dry run and a publish list the builds that will not show a tab, and the tabs no build can open")
+    func publishWarnings() throws {
+        try TestApp.with { app in
+            try app.publish("shop", Fixtures.config([Fixtures.tab("home"), Fixtures.tab("profile")]))
+            #expect(try Self.register(app, "ios/5.1.9", ["HomeViewController", "ProfileViewController"]).status == 201)
+            #expect(
+                try Self.register(app, "ios/5.2.0", ["HomeViewController", "ShopViewController", "ProfileViewController"])
+                    .status == 201)
+
+            var adding = Self.shopConfig
+            var tabs = try #require(adding["tabs"] as? [[String: Any]])
+            tabs.append(Fixtures.tab("cart"))
+            adding["tabs"] = tabs
+            let dryRun = try app.request(
+                "PUT", "/v1/clients/shop/config?dryRun=true", headers: TestApp.admin, json: adding)
+            #expect(dryRun.status == 200, "\(dryRun.text)")
+            let answer = try JSONDecoder().decode(DryRunBody.self, from: dryRun.body)
+            let builds = try #require(answer.builds)
+            #expect(builds.map { "\($0.platform) \($0.appVersion) \($0.buildNumber ?? "-")" } == ["ios 5.1.9 77", "ios 5.2.0 77"])
+            #expect(builds[0].tabs.map(\.id) == ["shop", "cart"])
+            #expect(builds[0].tabs[0].pointer == "/tabs/1")
+            #expect(builds[0].tabs[0].missingPointer == "/tabs/1/destination/name")
+            #expect(builds[0].tabs[0].reason == "has no viewController ShopViewController")
+            #expect(builds[1].tabs.map(\.id) == ["cart"])
+            #expect(answer.unopenable?.map(\.id) == ["cart"])
+            #expect(answer.unopenable?.first?.missingPointer == "/tabs/3/destination/name")
+
+            let published = try app.request("PUT", "/v1/clients/shop/config", headers: TestApp.admin, json: adding)
+            #expect(published.status == 201)
+            let body = try #require(try published.json() as? [String: Any])
+            #expect(body["version"] as? Int == 2)
+            let publishedBuilds = try #require(body["builds"] as? [[String: Any]])
+            #expect(publishedBuilds.map { $0["appVersion"] as? String } == ["5.1.9", "5.2.0"])
+            #expect((body["unopenable"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["cart"])
+
+            let other = try app.request(
+                "PUT", "/v1/clients/other/config?dryRun=true", headers: TestApp.admin, json: adding)
+            let unregistered = try JSONDecoder().decode(DryRunBody.self, from: other.body)
+            #expect(unregistered.builds == [] && unregistered.unopenable == [], "no build registered: no warning")
+        }
+    }
+
     @Test("Registering, replacing and removing a manifest are in the audit log; an equal one is not")
     func audited() throws {
         try TestApp.with { app in

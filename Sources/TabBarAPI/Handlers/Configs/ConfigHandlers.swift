@@ -77,7 +77,8 @@ struct ConfigHandlers: Sendable {
         return .json(
             DryRunBody(
                 client: client, liveVersion: live?.stored.version ?? 0,
-                liveETag: live.map { EntityTag.config(version: $0.stored.version) }, diff: diff))
+                liveETag: live.map { EntityTag.config(version: $0.stored.version) }, diff: diff,
+                coverage: catalog.buildCoverage(client: client, config: config)))
     }
 
     /// `POST /v1/clients/{client}/config/preview?<context>[&user=…]` (admin): a document not published, validated as
@@ -106,8 +107,8 @@ struct ConfigHandlers: Sendable {
     }
 
     /// Publishes after checking the request's conditions against the live version (`publishCondition`), with the
-    /// audit entry of `action` by `key`; answers 201 with the envelope. Every publish makes a new version, also of a
-    /// document equal to the live one.
+    /// audit entry of `action` by `key`; answers 201 with the envelope and what the registered builds cannot open of
+    /// it (`PublishBody`). Every publish makes a new version, also of a document equal to the live one.
     func publish(
         client: String, config: TabBarConfig, note: String?, rollbackOf: Int?, action: AuditAction, key: AdminKey,
         request: Request
@@ -118,7 +119,9 @@ struct ConfigHandlers: Sendable {
         let live = try catalog.publish(
             client: client, config: config, note: note, rollbackOf: rollbackOf, expectedVersion: expectedVersion,
             audit: audit)
-        var response = Response.json(live.envelope, status: 201)
+        let body = PublishBody(
+            envelope: live.envelope, coverage: catalog.buildCoverage(client: client, config: live.config))
+        var response = Response.json(body, status: 201)
         response.headers.add(name: "ETag", value: EntityTag.config(version: live.stored.version))
         response.headers.add(name: "Location", value: "/v1/clients/\(client)/config/versions/\(live.stored.version)")
         return response

@@ -60,3 +60,31 @@ export function showChanges(dryRun, list, doc, live) {
   const count = `${changes.length} change${changes.length === 1 ? '' : 's'}`;
   return `${count} ${against}${parts.length ? ` (${parts.join('; ')})` : ''}.`;
 }
+
+/**
+ * Fills `list` with the dry run's build warnings (`builds`: each registered build's tabs it cannot open, then
+ * `unopenable`: tabs no registered build can open) and answers how many there are.
+ */
+export function showBuildWarnings(dryRun, list) {
+  const items = [];
+  for (const build of Array.isArray(dryRun.builds) ? dryRun.builds : []) {
+    const name = `${build.platform} ${build.appVersion}${build.buildNumber ? ` (build ${build.buildNumber})` : ''}`;
+    for (const tab of build.tabs) {
+      const item = document.createElement('li');
+      item.className = 'build-warning';
+      item.dataset.build = `${build.platform} ${build.appVersion}`;
+      item.dataset.tabId = tab.id;
+      item.textContent = `${name} will not show tab "${tab.id}": it ${tab.reason} (${tab.missingPointer}).`;
+      items.push(item);
+    }
+  }
+  for (const tab of Array.isArray(dryRun.unopenable) ? dryRun.unopenable : []) {
+    const item = document.createElement('li');
+    item.className = 'build-warning unopenable';
+    item.dataset.tabId = tab.id;
+    item.textContent = `No registered build can open tab "${tab.id}" (${tab.missingPointer}).`;
+    items.push(item);
+  }
+  list.replaceChildren(...items);
+  return items.length;
+}

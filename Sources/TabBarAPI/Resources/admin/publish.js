@@ -1,7 +1,8 @@
-// Review & publish: a dry run with the editor's precondition, its changes in a dialog, then the publish itself.
+// Review & publish: a dry run with the editor's precondition, its changes and the builds that would not show some
+// tab in a dialog, then the publish itself.
 
 import { clientPath, request } from './api.js';
-import { showChanges } from './changes.js';
+import { showBuildWarnings, showChanges } from './changes.js';
 import { clone } from './document.js';
 
 /**
@@ -41,6 +42,7 @@ export function createPublisher(options) {
       });
       const live = await liveDocument(data.liveVersion);
       $('review-summary').textContent = showChanges(data, $('diff-list'), doc, live);
+      $('review-builds').hidden = showBuildWarnings(data, $('build-warnings')) === 0;
       $('review-note').textContent = note ? `Note: ${note}` : 'No note.';
       pending = { client: editor.client, doc, note, headers };
       confirmButton.disabled = false;

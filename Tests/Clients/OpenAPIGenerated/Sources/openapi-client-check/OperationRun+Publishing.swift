@@ -5,8 +5,8 @@ extension OperationRun {
     private var path: Operations.PublishConfig.Input.Path { .init(client: Self.clientID) }
 
     /// Publishes the sample config; returns the version as published, nil when that failed.
-    func publishing() async -> Components.Schemas.ConfigEnvelope? {
-        var published: Components.Schemas.ConfigEnvelope?
+    func publishing() async -> Components.Schemas.PublishAnswer? {
+        var published: Components.Schemas.PublishAnswer?
         await checklist.call("publishConfig", "201 created") {
             let sent = try SampleConfig.document()
             let created = try await client.publishConfig(
@@ -24,7 +24,8 @@ extension OperationRun {
                 .ok.body.json
             try CheckFailure.expect(dryRun.changed && dryRun.tabsChanged == ["search"], "changes \(dryRun.tabsChanged)")
             return "\(dryRun.changes.count) change(s) against version \(dryRun.liveVersion), "
-                + "tabs changed \(dryRun.tabsChanged)"
+                + "tabs changed \(dryRun.tabsChanged), \(dryRun.builds.count) build(s) lacking tabs, "
+                + "\(dryRun.unopenable.count) unopenable"
         }
         await checklist.call("publishConfig", "422 problem") {
             let invalid = Components.Schemas.TabBarConfig(tabs: [try SampleConfig.document().tabs[0]])

@@ -1,6 +1,6 @@
 /// The version history: the list, one version, a second publish and a rollback to the first.
 extension OperationRun {
-    func versions(published: Components.Schemas.ConfigEnvelope?) async {
+    func versions(published: Components.Schemas.PublishAnswer?) async {
         let first = published?.version ?? 1
         await checklist.call("listVersions", "200") {
             let list = try await client.listVersions(path: .init(client: Self.clientID)).ok.body.json
