@@ -3,7 +3,7 @@
 FROM swift:6.3-bookworm AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libbrotli-dev zlib1g-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -17,13 +17,14 @@ RUN mkdir -p /out \
     && strip -o /out/tabconfig "$(swift build -c release --show-bin-path)/tabconfig" \
     && cp -R "$(swift build -c release --show-bin-path)/tabconfig_TabBarAPI.resources" /out/
 
-# Runtime stage: slim Debian with the libmicrohttpd runtime library, running as a non-root user. libcurl4 is what
+# Runtime stage: slim Debian with the libmicrohttpd and brotli runtime libraries (zlib is in the base image), running
+# as a non-root user. libcurl4 is what
 # FoundationNetworking (URLSession: `tabconfig export` / `apply`) loads; curl, for the health check, needs it too.
 FROM debian:bookworm-slim
 # Debian bookworm's security updates move these versions; pinning them would break rebuilds.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libcurl4 curl ca-certificates \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libbrotli1 libcurl4 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 tabconfig \
     && useradd --system --uid 10001 --gid tabconfig --home-dir /data --shell /usr/sbin/nologin tabconfig \

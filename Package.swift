@@ -42,10 +42,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // Brotli (Debian's libbrotli-dev) and gzip (zlib) for the compressed forms of prepared answers.
+        .systemLibrary(
+            name: "CCompression",
+            pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev", "zlib1g-dev"])]
+        ),
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "CCompression",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

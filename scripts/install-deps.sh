@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev and pkg-config (apt); with --postgres
-# also PostgreSQL 15 (apt; its programs only: the project starts clusters of its own, scripts/postgres.sh); with
-# --test-tools all of that and Chromium and its chromedriver, OkHttp, a JDK, haproxy and Prometheus (apt) and the
+# Installs what a fresh Debian machine with Swift lacks: libmicrohttpd-dev, libbrotli-dev, zlib1g-dev and pkg-config
+# (apt); with --postgres also PostgreSQL 15 (apt; its programs only: the project starts clusters of its own,
+# scripts/postgres.sh); with --test-tools all of that and Chromium and its chromedriver, OkHttp, a JDK, haproxy and Prometheus (apt) and the
 # Python test tools of requirements-dev.txt (in a virtualenv under .build-tools/).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
@@ -13,6 +13,9 @@ as_root() {
 
 apt_packages=()
 pkg-config --exists libmicrohttpd 2>/dev/null || apt_packages+=(libmicrohttpd-dev)
+# Brotli and zlib: the compressed forms of prepared answers (Sources/CCompression).
+pkg-config --exists libbrotlienc 2>/dev/null || apt_packages+=(libbrotli-dev)
+pkg-config --exists zlib 2>/dev/null || apt_packages+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || apt_packages+=(pkg-config)
 if [ "${1:-}" = "--test-tools" ] || [ "${1:-}" = "--postgres" ]; then
   [ -x /usr/lib/postgresql/15/bin/initdb ] || apt_packages+=(postgresql-15)

@@ -13,6 +13,20 @@ struct CacheValidators {
     var variesByAuthorization = false
     /// The trusted country header, when the representation depends on it.
     var variesByHeader: String?
+    /// The content coding of the body these validators go with (`Content-Encoding` unless identity).
+    var coding = ContentCoding.identity
+    /// Whether the representation comes in several content codings (`Vary: Accept-Encoding`).
+    var variesByEncoding = false
+
+    /// These validators for the same representation in `coding`: its own strong tag (RFC 9110 §8.8.3: a tag names
+    /// one sequence of bytes), `Content-Encoding`, and `Vary: Accept-Encoding`.
+    func encoded(_ coding: ContentCoding) -> CacheValidators {
+        var validators = self
+        validators.coding = coding
+        validators.variesByEncoding = true
+        validators.etag = EntityTag.encoded(etag, coding)
+        return validators
+    }
 
     /// A `304 Not Modified` when the request's `If-None-Match` names this representation.
     func notModified(_ request: Request) -> Response? {
@@ -32,23 +46,36 @@ struct CacheValidators {
 
     /// The `304` of this representation: its validators, no body.
     var notModified: Response {
-        Response(status: 304, headers: headers(contentType: false))
+        Response(status: 304, headers: headers(contentType: nil))
     }
+
+    /// The `Content-Type` of the API's JSON answers.
+    static let jsonContentType = "application/json; charset=utf-8"
 
     /// A `200` with the JSON `body`, its `Content-Type` and these validators' headers.
     func jsonResponse(_ body: Data) -> Response {
-        Response(status: 200, headers: headers(contentType: true), body: body)
+        response(body, contentType: Self.jsonContentType)
     }
 
-    private func headers(contentType: Bool) -> HTTPHeaders {
+    /// A `200` with `body` of `contentType` and these validators' headers.
+    func response(_ body: Data, contentType: String) -> Response {
+        Response(status: 200, headers: headers(contentType: contentType), body: body)
+    }
+
+    private func headers(contentType: String?) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(4)
-        if contentType {
-            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.reserveCapacity(5)
+        if let contentType {
+            headers.add(name: "Content-Type", value: contentType)
         }
         headers.add(name: "Cache-Control", value: cacheControl)
         headers.add(name: "ETag", value: etag)
+        // A 304 carries the validators and Vary, not the body's metadata (RFC 9110 §15.4.5).
+        if coding != .identity, contentType != nil {
+            headers.add(name: "Content-Encoding", value: coding.rawValue)
+        }
         var vary: [String] = []
+        if variesByEncoding { vary.append("Accept-Encoding") }
         if variesByLanguage { vary.append("Accept-Language") }
         if variesByAuthorization { vary.append("Authorization") }
         if let variesByHeader { vary.append(variesByHeader) }

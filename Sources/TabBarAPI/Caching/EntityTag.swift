@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import MicroHTTP
 
 /// Strong entity tags of the API's representations, and the `If-None-Match` / `If-Match` rules of RFC 9110.
 ///
@@ -31,6 +33,18 @@ enum EntityTag {
     /// A user's stored customization: its revision and the user.
     static func tabOrder(revision: UInt64, user: String) -> String {
         "\"r\(revision):\(user)\""
+    }
+
+    /// A static file's tag: `kind` and the first 12 bytes of its body's SHA-256, in hexadecimal.
+    static func content(_ kind: Character, _ body: Data) -> String {
+        "\"\(kind)-" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The tag of the representation tagged `tag` sent in `coding`: the same tag for identity, else `;` and the
+    /// coding before the closing quote (`"t3-en;br"`). No tag of this API holds a `;` otherwise.
+    static func encoded(_ tag: String, _ coding: ContentCoding) -> String {
+        guard coding != .identity, tag.hasSuffix("\"") else { return tag }
+        return String(tag.dropLast()) + ";" + coding.rawValue + "\""
     }
 
     /// `If-None-Match`: true when `header` lists `tag` (weak comparison) or is `*`. Reads the header in place: every

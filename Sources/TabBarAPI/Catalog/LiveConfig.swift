@@ -50,21 +50,28 @@ final class LiveConfig: Sendable {
         }
     }
 
-    /// The `200` and `304` answers of this version's default tab bar in `locale` for `outcome`, prepared once, and
-    /// their validators. `varyHeader`: the trusted country header the answer depends on.
+    /// The `200` and `304` answers of this version's default tab bar in `locale` for `outcome`, prepared once in
+    /// each content coding, and their validators. `varyHeader`: the trusted country header the answer depends on.
     func defaultAnswer(
         locale: String, outcome: TargetingOutcome, variesByLanguage: Bool, varyHeader: String?, cacheControl: String
-    ) -> VersionCache.DefaultAnswer {
+    ) -> PreparedAnswer {
         cache.defaultAnswer(locale: locale, outcome: outcome.key, variesByLanguage: variesByLanguage) {
-            let validators = CacheValidators(
-                etag: EntityTag.defaultTabs(version: stored.version, locale: locale, outcome: outcome.key),
-                cacheControl: cacheControl, variesByLanguage: variesByLanguage, variesByHeader: varyHeader)
-            let fresh = validators.jsonResponse(encodedTabBar(locale: locale, outcome: outcome).defaultBody)
-            let same = validators.notModified
-            return VersionCache.DefaultAnswer(
-                validators: validators,
-                response: Response(prepared: PreparedResponse(status: fresh.status, headers: fresh.headers, body: fresh.body)),
-                notModified: Response(prepared: PreparedResponse(status: same.status, headers: same.headers, body: same.body)))
+            PreparedAnswer(
+                validators: CacheValidators(
+                    etag: EntityTag.defaultTabs(version: stored.version, locale: locale, outcome: outcome.key),
+                    cacheControl: cacheControl, variesByLanguage: variesByLanguage, variesByHeader: varyHeader),
+                body: encodedTabBar(locale: locale, outcome: outcome).defaultBody)
+        }
+    }
+
+    /// The answer of `GET …/config` while this version is live, prepared once in each content coding.
+    func configAnswer() -> PreparedAnswer {
+        cache.configAnswer {
+            PreparedAnswer(
+                validators: CacheValidators(
+                    etag: EntityTag.config(version: stored.version), cacheControl: CachePolicy.privateCacheControl,
+                    variesByLanguage: false),
+                body: CanonicalJSON.encode(envelope))
         }
     }
 

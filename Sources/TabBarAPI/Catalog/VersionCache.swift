@@ -2,30 +2,12 @@ import MicroHTTP
 import Synchronization
 
 /// What is built from one live version on first use and reused while the version is live: the encoded tab bar per
-/// locale and targeting outcome, and the prepared default answers. It belongs to the ``LiveConfig`` holding it, so a
+/// locale and targeting outcome, and the prepared default answers (with their compressed forms). It belongs to the ``LiveConfig`` holding it, so a
 /// publish or delete, which replaces that value, drops it with the version.
 ///
 /// Each kind keeps at most ``maximumEntries``: the outcomes of a config are bounded by its rules, but a config with
 /// many independent rules has many; past the bound, answers are built for the request and not kept.
 final class VersionCache: Sendable {
-    /// The prepared `200` and `304` of the default tab bar in one locale, with their validators.
-    final class DefaultAnswer: Sendable {
-        let validators: CacheValidators
-        let response: Response
-        let notModified: Response
-
-        init(validators: CacheValidators, response: Response, notModified: Response) {
-            self.validators = validators
-            self.response = response
-            self.notModified = notModified
-        }
-
-        /// The prepared `304` when `ifNoneMatch` names this answer, else the prepared `200`.
-        func answer(ifNoneMatch: String?) -> Response {
-            validators.matches(ifNoneMatch: ifNoneMatch) ? notModified : response
-        }
-    }
-
     /// The most entries of each kind kept.
     static let maximumEntries = 4096
 
@@ -41,7 +23,8 @@ final class VersionCache: Sendable {
     }
 
     private let tabBars = Mutex<[TabBarKey: EncodedTabBar]>([:])
-    private let answers = Mutex<[AnswerKey: DefaultAnswer]>([:])
+    private let answers = Mutex<[AnswerKey: PreparedAnswer]>([:])
+    private let config = Mutex<PreparedAnswer?>(nil)
     /// Where hits and misses are counted.
     private let lookups: CacheLookups?
 
@@ -55,13 +38,24 @@ final class VersionCache: Sendable {
         cached(TabBarKey(locale: locale, outcome: outcome), in: tabBars, build: build)
     }
 
-    /// The default answer in `locale` for the outcome keyed `outcome`, with or without `Vary: Accept-Language`;
-    /// `build` makes it the first time.
+    /// The default answer (in its content codings) in `locale` for the outcome keyed `outcome`, with or without
+    /// `Vary: Accept-Language`; `build` makes it the first time.
     func defaultAnswer(
-        locale: String, outcome: String, variesByLanguage: Bool, build: () -> DefaultAnswer
-    ) -> DefaultAnswer {
+        locale: String, outcome: String, variesByLanguage: Bool, build: () -> PreparedAnswer
+    ) -> PreparedAnswer {
         cached(
             AnswerKey(locale: locale, outcome: outcome, variesByLanguage: variesByLanguage), in: answers, build: build)
+    }
+
+    /// The version's source document answer (`GET …/config`); `build` makes it the first time.
+    func configAnswer(build: () -> PreparedAnswer) -> PreparedAnswer {
+        if let made = config.withLock({ $0 }) { return made }
+        let answer = build()
+        return config.withLock { made in
+            if let made { return made }
+            made = answer
+            return answer
+        }
     }
 
     private func cached<Key: Hashable & Sendable, Value: Sendable>(

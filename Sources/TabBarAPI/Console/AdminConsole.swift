@@ -1,9 +1,9 @@
-import Crypto
 import Foundation
 import MicroHTTP
 
 /// The admin console (`/admin/`): the HTML, CSS and JavaScript files of `Resources/admin`, read once at start and
-/// answered as prepared responses with a strong `ETag` and a strict Content-Security-Policy. Nothing is read from
+/// answered as prepared responses (``PreparedAnswer``: compressed forms too) with a strong `ETag` and a strict
+/// Content-Security-Policy. Nothing is read from
 /// disk per request, so a console page keeps working while the files under it are replaced by an upgrade.
 struct AdminConsole: Sendable {
     /// What a console page may load and run: its own scripts, styles, images and API calls; nothing inline (no
@@ -22,18 +22,11 @@ struct AdminConsole: Sendable {
     /// The page `/admin/` answers with.
     static let indexFile = "index.html"
 
-    /// One file's answers, prepared once.
-    private struct File: Sendable {
-        let ok: PreparedResponse
-        let notModified: PreparedResponse
-        let etag: String
-    }
-
-    private let files: [String: File]
+    private let files: [String: PreparedAnswer]
 
     /// Reads every servable file of `directory` (not its subdirectories).
     init(directory: URL) throws {
-        var files: [String: File] = [:]
+        var files: [String: PreparedAnswer] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         for name in names {
             let url = directory.appendingPathComponent(name)
@@ -54,31 +47,22 @@ struct AdminConsole: Sendable {
         return try AdminConsole(directory: directory)
     }
 
-    /// The answer for the file `name`: a `304` when `ifNoneMatch` names it, else a `200`; nil when there is none.
-    func response(for name: String, ifNoneMatch: String?) -> Response? {
-        guard let file = files[name] else { return nil }
-        if let ifNoneMatch, EntityTag.noneMatchHits(ifNoneMatch, file.etag) {
-            return Response(prepared: file.notModified)
-        }
-        return Response(prepared: file.ok)
+    /// The answer for the file `name` in the coding `request` accepts: a `304` when its `If-None-Match` names it,
+    /// else a `200`; nil when there is no such file, a `406` when the request accepts no coding of it.
+    func response(for name: String, _ request: Request) throws -> Response? {
+        try files[name]?.answer(request)
     }
 
-    /// A file's `200` and `304`. Browsers revalidate at every load (`no-cache`), so an upgrade shows at once and an
-    /// unchanged file costs a `304`.
-    private static func file(body: Data, mediaType: String) -> File {
-        let digest = SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined()
-        let etag = "\"a-\(digest)\""
+    /// A file's `200` and `304` in each coding. Browsers revalidate at every load (`no-cache`), so an upgrade shows at
+    /// once and an unchanged file costs a `304`.
+    private static func file(body: Data, mediaType: String) -> PreparedAnswer {
         var headers = HTTPHeaders()
-        headers.add(name: "Cache-Control", value: "no-cache")
-        headers.add(name: "ETag", value: etag)
         headers.add(name: "Content-Security-Policy", value: contentSecurityPolicy)
         headers.add(name: "X-Content-Type-Options", value: "nosniff")
         headers.add(name: "Referrer-Policy", value: "no-referrer")
-        var okHeaders = headers
-        okHeaders.add(name: "Content-Type", value: mediaType)
-        return File(
-            ok: PreparedResponse(status: 200, headers: okHeaders, body: body),
-            notModified: PreparedResponse(status: 304, headers: headers, body: Data()),
-            etag: etag)
+        return PreparedAnswer(
+            validators: CacheValidators(
+                etag: EntityTag.content("a", body), cacheControl: "no-cache", variesByLanguage: false),
+            body: body, contentType: mediaType, headers: headers)
     }
 }

@@ -72,6 +72,11 @@ extension APIError {
             headers: ["Allow": allowed.joined(separator: ", ")])
     }
 
+    /// The request's `Accept-Encoding` refuses every coding the answer has, `identity` too.
+    static let notAcceptable = APIError(
+        status: 406, type: "about:blank", title: "Not acceptable",
+        detail: "Accept-Encoding refuses identity and every coding this answer is available in (gzip, br).")
+
     static func notCustomizable(_ client: String) -> APIError {
         APIError(
             status: 409, type: ProblemType.notCustomizable, title: "Customization disabled",

@@ -34,7 +34,7 @@ final class TabConfigResponder: Responder {
         }
         add("GET", "/healthz") { service.health($0) }
         add("GET", "/readyz") { service.readiness($0) }
-        add("GET", "/openapi.yaml") { service.openAPI($0) }
+        add("GET", "/openapi.yaml") { try service.openAPI($0) }
         if service.metrics != nil {
             add("GET", "/metrics") { service.metricsText($0) }
         }

@@ -40,8 +40,7 @@ struct AdminHandlers: Sendable {
     /// `GET /admin/` and `GET /admin/{file}`: the admin console's files (`AdminConsole`).
     func consoleFile(_ request: Request) throws -> Response {
         let name = request.pathParameters["file"] ?? AdminConsole.indexFile
-        guard let console, let response = console.response(for: name, ifNoneMatch: request.headers["If-None-Match"])
-        else {
+        guard let console, let response = try console.response(for: name, request) else {
             throw APIError.notFound("The admin console has no file '\(name)'.")
         }
         return response

@@ -23,13 +23,15 @@ struct ConfigHandlers: Sendable {
         return .json(ClientList(clients: clients))
     }
 
-    /// `GET /v1/clients/{client}/config`: the live source document with its version.
+    /// `GET /v1/clients/{client}/config`: the live source document with its version, prepared once per version in
+    /// each content coding.
     func getConfig(_ request: Request) throws -> Response {
         try admin.requireScope(.read, request)
-        return configResponse(try catalog.requireLive(try request.clientID()), request)
+        return try catalog.requireLive(try request.clientID()).configAnswer().answer(request)
     }
 
-    /// One config version as a cacheable response (or 304 when `If-None-Match` names it).
+    /// One config version as a cacheable response (or 304 when `If-None-Match` names it), identity only: a version
+    /// no longer live is read from the store per request, and its answer is not kept to be compressed once.
     func configResponse(_ version: LiveConfig, _ request: Request) -> Response {
         let validators = CacheValidators(
             etag: EntityTag.config(version: version.stored.version), cacheControl: CachePolicy.privateCacheControl,

@@ -5,7 +5,8 @@ import Synchronization
 /// The service's own resources: the probes, the OpenAPI document, the metrics, and `OPTIONS` on any resource.
 final class ServiceHandlers: Sendable {
     let catalog: Catalog
-    let openAPIDocument: Data
+    /// The OpenAPI document, prepared once in each content coding.
+    let openAPIDocument: PreparedAnswer
     /// The Prometheus series, nil when metrics are off.
     let metrics: ServiceMetrics?
     /// Which other origins' pages may call the service (the server adds the fields; preflights are refused here).
@@ -14,7 +15,11 @@ final class ServiceHandlers: Sendable {
 
     init(catalog: Catalog, openAPIDocument: Data, metrics: ServiceMetrics?, crossOrigin: CrossOriginPolicy) {
         self.catalog = catalog
-        self.openAPIDocument = openAPIDocument
+        self.openAPIDocument = PreparedAnswer(
+            validators: CacheValidators(
+                etag: EntityTag.content("o", openAPIDocument), cacheControl: "public, max-age=3600",
+                variesByLanguage: false),
+            body: openAPIDocument, contentType: "application/yaml")
         self.metrics = metrics
         self.crossOrigin = crossOrigin
     }
@@ -41,11 +46,8 @@ final class ServiceHandlers: Sendable {
     }
 
     /// `GET /openapi.yaml`: the spec this server implements.
-    func openAPI(_ request: Request) -> Response {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/yaml")
-        headers.add(name: "Cache-Control", value: "public, max-age=3600")
-        return Response(status: 200, headers: headers, body: openAPIDocument)
+    func openAPI(_ request: Request) throws -> Response {
+        try openAPIDocument.answer(request)
     }
 
     /// `GET /metrics`: the Prometheus text format (registered only while metrics are on).

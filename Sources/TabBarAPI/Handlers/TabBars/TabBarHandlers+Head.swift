@@ -5,7 +5,7 @@ import TabBarModel
 extension TabBarHandlers {
     /// `GET /v1/clients/{client}/tabs` from the request head: what ``defaultTabs(_:)`` answers (a `200` or a `304`)
     /// when the client is live and `?locale=` and the context parameters are absent or well-formed; nil for
-    /// anything else (an error), which then takes the usual way through the router.
+    /// anything else (an error, a `406`), which then takes the usual way through the router.
     func defaultTabsHead(_ head: RequestHead, _ parameters: PathParameters) -> Response? {
         let localeQuery = head.query("locale")
         let ifNoneMatch = head.header("If-None-Match")
@@ -17,7 +17,7 @@ extension TabBarHandlers {
         }
         return defaultResponse(
             live, context: context, localeQuery: localeQuery, acceptLanguage: head.header("Accept-Language"),
-            ifNoneMatch: ifNoneMatch)
+            acceptEncoding: head.header("Accept-Encoding"), ifNoneMatch: ifNoneMatch)
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs` from the request head: what ``userTabs(_:)`` answers when the

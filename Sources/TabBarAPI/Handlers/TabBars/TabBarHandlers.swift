@@ -15,9 +15,12 @@ struct TabBarHandlers: Sendable {
         let live = try catalog.requireLive(request)
         let localeQuery = try request.localeQuery()
         let context = try contexts.context(of: request)
-        return defaultResponse(
-            live, context: context, localeQuery: localeQuery, acceptLanguage: request.headers["Accept-Language"],
-            ifNoneMatch: request.headers["If-None-Match"])
+        guard
+            let response = defaultResponse(
+                live, context: context, localeQuery: localeQuery, acceptLanguage: request.headers["Accept-Language"],
+                acceptEncoding: request.headers["Accept-Encoding"], ifNoneMatch: request.headers["If-None-Match"])
+        else { throw APIError.notAcceptable }
+        return response
     }
 
     /// The default tab bar's answer (a `200` or a `304`) on `live` for a checked context and `?locale=` (which wins)
@@ -26,15 +29,15 @@ struct TabBarHandlers: Sendable {
     /// `startsAt` / `endsAt`.
     func defaultResponse(
         _ live: LiveConfig, context: RequestContext, localeQuery: String?, acceptLanguage: @autoclosure () -> String?,
-        ifNoneMatch: String?
-    ) -> Response {
+        acceptEncoding: String?, ifNoneMatch: String?
+    ) -> Response? {
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
         let absence = catalog.absence(live, context: context)
         guard !live.targeting.isEmpty else {
             return live.defaultAnswer(
                 locale: locale, outcome: Self.outcome(.everything, lacking: absence),
                 variesByLanguage: localeQuery == nil, varyHeader: nil, cacheControl: cache.publicCacheControl
-            ).answer(ifNoneMatch: ifNoneMatch)
+            ).answer(acceptEncoding: acceptEncoding, ifNoneMatch: ifNoneMatch)
         }
         var context = context
         context.setLocale(locale)
@@ -46,12 +49,13 @@ struct TabBarHandlers: Sendable {
         guard let boundary = live.targeting.nextBoundary(after: now),
             let bounded = cache.sharedCacheControl(until: boundary, now: now)
         else {
-            return answer.answer(ifNoneMatch: ifNoneMatch)
+            return answer.answer(acceptEncoding: acceptEncoding, ifNoneMatch: ifNoneMatch)
         }
-        var validators = answer.validators
+        guard let form = answer.form(acceptEncoding: acceptEncoding) else { return nil }
+        var validators = form.validators
         validators.cacheControl = bounded
         if validators.matches(ifNoneMatch: ifNoneMatch) { return validators.notModified }
-        return validators.jsonResponse(live.encodedTabBar(locale: locale, outcome: outcome).defaultBody)
+        return validators.jsonResponse(form.body)
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar for the request's context with the user's

@@ -1,0 +1,146 @@
+import Foundation
+import MicroHTTP
+import MicroHTTPTesting
+import TestSupport
+import Testing
+
+/// Compressed answers (RFC 9110 §8.4, §12.5.3): prepared answers in gzip and brotli beside identity, chosen by
+/// `Accept-Encoding`, each coding with its own strong tag.
+@Suite("Compressed answers")
+struct CompressionTests {
+    /// `data` decompressed by the system's `gzip -dc`: a decoder that is not ours.
+    private static func gunzip(_ data: Data) throws -> Data {
+        let run = try ChildProcess.run(URL(fileURLWithPath: "/bin/gzip"), ["-dc"], input: data)
+        guard run.status == 0 else { throw TestFailure("gzip -dc: \(run.output)") }
+        return Data(run.output.utf8)
+    }
+
+    @Test("The default tab bar in br and gzip: smaller, own tags, Vary, and gzip decodes to the identity bytes")
+    func defaultTabBar() throws {
+        try TestApp.with { app in
+            let identity = try app.request("GET", "/v1/clients/ios-phone/tabs")
+            let brotli = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
+            let gzip = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "gzip, deflate")])
+            #expect(identity.headers["Content-Encoding"] == nil)
+            #expect(brotli.headers["Content-Encoding"] == "br")
+            #expect(gzip.headers["Content-Encoding"] == "gzip")
+            for response in [identity, brotli, gzip] {
+                #expect(response.status == 200)
+                #expect(response.headers["Vary"]?.contains("Accept-Encoding") == true)
+                #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+            }
+            let tag = try #require(identity.headers["ETag"])
+            #expect(brotli.headers["ETag"] == String(tag.dropLast()) + ";br\"")
+            #expect(gzip.headers["ETag"] == String(tag.dropLast()) + ";gzip\"")
+            #expect(brotli.body.count * 100 <= identity.body.count * 25, "\(brotli.body.count) of \(identity.body.count)")
+            #expect(gzip.body.count * 100 <= identity.body.count * 28, "\(gzip.body.count) of \(identity.body.count)")
+            #expect(try Self.gunzip(gzip.body) == identity.body)
+
+            let preferred = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "gzip;q=1, br;q=0.5")])
+            #expect(preferred.headers["Content-Encoding"] == "gzip", "the higher q wins")
+            let equal = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "gzip, br")])
+            #expect(equal.headers["Content-Encoding"] == "br", "at equal q the smaller coding wins")
+        }
+    }
+
+    @Test("If-None-Match answers 304 with the tag of the coding the request selects, and 200 with another's")
+    func revalidation() throws {
+        try TestApp.with { app in
+            let brotli = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
+            let tag = try #require(brotli.headers["ETag"])
+            let same = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br"), ("If-None-Match", tag)])
+            #expect(same.status == 304)
+            #expect(same.headers["ETag"] == tag)
+            #expect(same.headers["Vary"]?.contains("Accept-Encoding") == true)
+            #expect(same.headers["Content-Encoding"] == nil, "a 304 carries no body metadata")
+            let other = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", tag)])
+            #expect(other.status == 200)
+            #expect(other.headers["Content-Encoding"] == "gzip")
+            let identity = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("If-None-Match", tag)])
+            #expect(identity.status == 200)
+            #expect(identity.headers["Content-Encoding"] == nil)
+        }
+    }
+
+    @Test("406 only when identity is refused too; codings the service lacks fall back to identity")
+    func negotiationLimits() throws {
+        try TestApp.with { app in
+            for header in ["identity;q=0", "*;q=0", "gzip;q=0, br;q=0, identity;q=0"] {
+                let refused = try app.request(
+                    "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", header)])
+                #expect(refused.status == 406, "\(header)")
+                #expect(refused.headers["Content-Type"] == "application/problem+json", "\(header)")
+            }
+            for header in ["zstd", "compress, deflate", "", "gzip;q=0", "br;q=2"] {
+                let plain = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", header)])
+                #expect(plain.status == 200, "\(header)")
+                #expect(plain.headers["Content-Encoding"] == nil, "\(header)")
+            }
+            let star = try app.request(
+                "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "*;q=0.5, identity;q=0.1")])
+            #expect(star.headers["Content-Encoding"] == "br")
+        }
+    }
+
+    @Test("HEAD gets the selected coding's head; errors are not compressed")
+    func headAndErrors() throws {
+        try TestApp.with { app in
+            let get = try app.request("GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
+            let head = try app.request("HEAD", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.headers["Content-Encoding"] == "br")
+            #expect(head.headers["ETag"] == get.headers["ETag"])
+            #expect(head.headers["Content-Length"] == "\(get.body.count)")
+            let missing = try app.request("GET", "/v1/clients/nobody/tabs", headers: [("Accept-Encoding", "br, gzip")])
+            #expect(missing.status == 404)
+            #expect(missing.headers["Content-Encoding"] == nil)
+        }
+    }
+
+    @Test("The live config, the OpenAPI document and the console's files come compressed too")
+    func otherPreparedAnswers() throws {
+        try TestApp.with { app in
+            let targets: [(String, [(String, String)])] = [
+                ("/v1/clients/ios-phone/config", TestApp.admin), ("/openapi.yaml", []), ("/admin/main.js", []),
+            ]
+            for (target, headers) in targets {
+                let identity = try app.request("GET", target, headers: headers)
+                let gzip = try app.request("GET", target, headers: headers + [("Accept-Encoding", "gzip")])
+                #expect(identity.status == 200 && gzip.status == 200, "\(target)")
+                #expect(gzip.headers["Content-Encoding"] == "gzip", "\(target)")
+                #expect(gzip.headers["Content-Type"] == identity.headers["Content-Type"], "\(target)")
+                #expect(gzip.headers["ETag"] != identity.headers["ETag"], "\(target)")
+                #expect(try Self.gunzip(gzip.body) == identity.body, "\(target)")
+            }
+        }
+    }
+
+    @Test("Requests compress nothing: the bodies compressed are counted once per prepared answer (a real process)")
+    func noCompressionPerRequest() throws {
+        let directory = try TemporaryDirectory("compression")
+        defer { directory.remove() }
+        let server = try ServerProcess(dataDirectory: directory.child("data"))
+        defer { _ = server.stop() }
+        func compressed() throws -> Int {
+            let metrics = try httpRequest(port: server.port, "GET", "/metrics")
+            let line = try #require(
+                metrics.text.split(separator: "\n").first { $0.hasPrefix("tabconfig_compressed_bodies ") })
+            return try #require(Double(line.split(separator: " ")[1]).map { Int($0) })
+        }
+        let before = try compressed()
+        _ = try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
+        let prepared = try compressed()
+        #expect(prepared == before + 2, "one answer, its gzip and brotli forms")
+        for coding in Array(repeating: ["br", "gzip", "gzip, br", "identity"], count: 50).joined() {
+            let response = try httpRequest(
+                port: server.port, "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", coding)])
+            #expect(response.status == 200)
+        }
+        #expect(try compressed() == prepared, "200 more requests compressed nothing")
+    }
+}
