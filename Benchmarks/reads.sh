@@ -4,15 +4,18 @@
 # revalidate-user, tabconfig only), and both GETs with a targeting context (scenarios context-default and context-user:
 # Benchmarks/targeted-config.json, whose three conditions, rollout and experiment the context exercises; tabconfig, the
 # ceiling and the floor only), and a user's tab bar with five tabs the user opened (scenario user-5-open, tabconfig, the
-# ceiling and the floor only), against references serving the same bytes at the same paths: a minimal libmicrohttpd C
-# program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP layer answering with prepared responses
-# and nothing on top (Benchmarks/http-floor/, the floor: the most any handler on MicroHTTP can reach), nginx serving
-# them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every
-# server gets the same number of worker threads (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk
-# command; the servers all start first and the rounds are interleaved (each round measures every server in turn, one at
-# a time), so that a slow stretch of a shared machine lands on all of them. Prints a table of requests/s, p50/p99, the
-# server's CPU per request of that run (user + system microseconds, from /proc: steadier than requests/s on a shared
-# machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
+# ceiling and the floor only), and the default tab bar for an app build whose registered manifest holds 2,000 names
+# (scenario manifest-default, tabconfig only: against the same GET naming a build that has no manifest, scenario
+# no-manifest, measured in the same rounds on the same process), against references serving the same bytes at the
+# same paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own
+# HTTP layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any
+# handler on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2
+# app (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads (nproc - 1, at least 1:
+# wrk's one thread holds a core) and the same wrk command; the servers all start first and the rounds are interleaved
+# (each round measures every server in turn, one at a time), so that a slow stretch of a shared machine lands on all
+# of them. Prints a table of requests/s, p50/p99, the server's CPU per request of that run (user + system
+# microseconds, from /proc: steadier than requests/s on a shared machine, since wrk and the server split two cores)
+# and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for the ratio targets (Benchmarks/Thresholds/reads.txt) and for zero non-2xx responses and socket errors in every
 # run. Exits 1 if any is FAIL. What it prints from the first server's start on is also written to
@@ -28,9 +31,13 @@
 # service (by default it uses the mode and MHD_USE_TURBO read from the service's sources), BENCH_BASELINE_BINARY (a
 # release tabconfig of another commit, measured in every round beside the others as "baseline": a before/after
 # comparison under the same interleaving; in the targeting and open-tab scenarios too when it answers them with
-# tabconfig's bytes), BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
+# tabconfig's bytes, in manifest-default when it registers the manifest and answers with tabconfig's tabs),
+# BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
 # TABCONFIG_ACCESS_LOG=true with the same binary as baseline to measure what the access log costs: tabconfig runs
-# without one, as nginx does).
+# without one, as nginx does), BENCH_SCENARIOS (the scenarios to run, separated by spaces or commas, default all of
+# get-default get-user revalidate-default revalidate-user context-default context-user user-5-open manifest-default;
+# only the servers and references those need are built and started, and only their TARGET lines are printed; e.g.
+# BENCH_SCENARIOS=manifest-default runs tabconfig alone, manifest-default against no-manifest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -40,11 +47,38 @@ rounds=${BENCH_ROUNDS:-5}
 warmup=2
 connections=64
 
+# The scenarios to run (BENCH_SCENARIOS), in the table's order.
+all_scenarios=(get-default get-user revalidate-default revalidate-user context-default context-user user-5-open
+  manifest-default)
+IFS=$', \t' read -r -a requested <<<"${BENCH_SCENARIOS:-${all_scenarios[*]}}"
+scenarios=()
+for scenario in "${requested[@]}"; do
+  [ -n "$scenario" ] || continue
+  [[ " ${all_scenarios[*]} " == *" $scenario "* ]] ||
+    { echo "reads: unknown scenario '$scenario' in BENCH_SCENARIOS (known: ${all_scenarios[*]})" >&2; exit 2; }
+  scenarios+=("$scenario")
+done
+[ ${#scenarios[@]} -gt 0 ] || { echo "reads: BENCH_SCENARIOS names no scenario" >&2; exit 2; }
+# selected SCENARIO…: whether any of them is to run.
+selected() {
+  local scenario
+  for scenario in "$@"; do
+    [[ " ${scenarios[*]} " == *" $scenario "* ]] && return 0
+  done
+  return 1
+}
+# The ceiling and the floor serve the context-free, targeting and open-tab bodies; nginx and Hummingbird the
+# context-free ones.
+need_references=0
+selected get-default get-user context-default context-user user-5-open && need_references=1
+need_static=0
+selected get-default get-user && need_static=1
+
 # Tools: wrk, nginx, gcc, curl and python3 (free ports) from apt when missing; libmicrohttpd-dev and pkg-config
 # through scripts/install-deps.sh.
 missing=()
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ "$need_static" = 0 ] || command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
@@ -68,16 +102,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The references, built before anything is measured.
-echo "reads: gcc -O2 Benchmarks/ceiling/ceiling.c"
-gcc -O2 -Wall -o "$work/ceiling" Benchmarks/ceiling/ceiling.c $(pkg-config --cflags --libs libmicrohttpd)
-echo "reads: swift build -c release --package-path Benchmarks/hummingbird-reference (minutes the first time)"
-build swift build -c release --package-path Benchmarks/hummingbird-reference --product HummingbirdReference
-hummingbird="$(swift build -c release --package-path Benchmarks/hummingbird-reference --show-bin-path)"
-hummingbird+=/HummingbirdReference
-echo "reads: swift build -c release --package-path Benchmarks/http-floor (MicroHTTP on its own)"
-build swift build -c release --package-path Benchmarks/http-floor --product HTTPFloor
-http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
+# The references the scenarios need, built before anything is measured.
+if [ "$need_references" = 1 ]; then
+  echo "reads: gcc -O2 Benchmarks/ceiling/ceiling.c"
+  gcc -O2 -Wall -o "$work/ceiling" Benchmarks/ceiling/ceiling.c $(pkg-config --cflags --libs libmicrohttpd)
+  echo "reads: swift build -c release --package-path Benchmarks/http-floor (MicroHTTP on its own)"
+  build swift build -c release --package-path Benchmarks/http-floor --product HTTPFloor
+  http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
+fi
+if [ "$need_static" = 1 ]; then
+  echo "reads: swift build -c release --package-path Benchmarks/hummingbird-reference (minutes the first time)"
+  build swift build -c release --package-path Benchmarks/hummingbird-reference --product HummingbirdReference
+  hummingbird="$(swift build -c release --package-path Benchmarks/hummingbird-reference --show-bin-path)"
+  hummingbird+=/HummingbirdReference
+fi
 results_start
 
 # The ceiling polls like the service: mode and turbo flag read from its sources unless overridden.
@@ -127,6 +165,13 @@ context_user_path=/v1/clients/bench-targeted/users/bench-user/tabs
 context_query='?locale=en&platform=ios&appVersion=5.2.0&osVersion=17.4&country=FR&deviceId=bench-device-3'
 # Scenario user-5-open: a user with the same order and five tabs opened from the sample's templates.
 opener_path=/v1/clients/ios-phone/users/bench-opener/tabs
+# Scenario manifest-default: the default tab bar for build ios 5.2.0, whose registered manifest holds manifest_names
+# names (every class, nib, storyboard and scheme the live config's tabs and templates need, the rest filler view
+# controller classes); its reference no-manifest: the same GET for ios 5.3.0, which has no manifest.
+manifest_names=2000
+manifest_path=/v1/clients/ios-phone/builds/ios/5.2.0
+manifest_query="$query&platform=ios&appVersion=5.2.0"
+no_manifest_query="$query&platform=ios&appVersion=5.3.0"
 www="$work/www"
 mkdir -p "$(dirname "$www$default_path")" "$(dirname "$www$user_path")" "$(dirname "$www$context_default_path")" \
   "$(dirname "$www$context_user_path")" "$(dirname "$www$opener_path")"
@@ -165,6 +210,102 @@ publish_targeted() {
     "$1/v1/clients/bench-targeted/config")
   [ "$status" = 201 ] || [ "$status" = 200 ] ||
     { echo "reads: PUT config answered $status: $(cat "$work/publish.json")" >&2; exit 1; }
+}
+
+# manifest_of CONFIG COUNT [LEAVE_OUT…]: a build manifest of COUNT names (on stdout) holding every view controller
+# class and nib, storyboard and URL scheme other than http(s) that a destination in CONFIG (the JSON of GET
+# …/config, read anywhere in it: tabs, children, templates) names, but the LEAVE_OUT names, and filler view
+# controller classes; on stderr, how many of each.
+manifest_of() {
+  python3 - "$@" <<'PYTHON'
+import json, sys
+
+config, count, leave_out = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3:]
+names = {"viewControllers": set(), "nibs": set(), "storyboards": set(), "urlSchemes": set()}
+
+def walk(value):
+    if isinstance(value, list):
+        for element in value:
+            walk(element)
+    elif isinstance(value, dict):
+        destination = value.get("destination")
+        if isinstance(destination, dict):
+            kind = destination.get("type")
+            if kind == "viewController":
+                names["viewControllers"].add(destination["name"])
+                if destination.get("nib"):
+                    names["nibs"].add(destination["nib"])
+            elif kind == "storyboard":
+                names["storyboards"].add(destination["name"])
+            elif kind == "url":
+                scheme = destination["url"].split(":", 1)[0].lower()
+                if scheme not in ("http", "https"):
+                    names["urlSchemes"].add(scheme)
+        for member in value.values():
+            walk(member)
+
+walk(config)
+for name in leave_out:
+    for kind in names.values():
+        kind.discard(name)
+needed = sum(map(len, names.values()))
+if needed == 0 or needed > count:
+    sys.exit(f"reads: the config's destinations name {needed} classes, nibs, storyboards and schemes; {count} wanted")
+filler = 0
+while sum(map(len, names.values())) < count:
+    names["viewControllers"].add(f"BenchFiller{filler:05d}ViewController")
+    filler += 1
+print(json.dumps({"buildNumber": "1", **{kind: sorted(values) for kind, values in names.items()}}))
+print(f"{needed} names the config's destinations need: "
+      + ", ".join(f"{len(values) - (filler if kind == 'viewControllers' else 0)} {kind}" for kind, values in names.items())
+      + f"; {filler} filler view controllers", file=sys.stderr)
+PYTHON
+}
+
+# tab_ids FILE: the ids of a tab bar's tabs, their children in parentheses, in order, on one line.
+tab_ids() {
+  python3 -c '
+import json, sys
+def ids(tabs):
+    return [tab["id"] + ("(" + " ".join(ids(tab["children"])) + ")" if tab.get("children") else "") for tab in tabs]
+print(" ".join(ids(json.load(open(sys.argv[1]))["tabs"])))' "$1"
+}
+
+# register_manifest BASE FILE: registers FILE as build ios 5.2.0's manifest on a tabconfig at BASE.
+register_manifest() {
+  local status
+  status=$(curl -s -o "$work/build.json" -w '%{http_code}' -X PUT -H 'Authorization: Bearer bench' \
+    -H 'Content-Type: application/json' --data-binary @"$2" "$1$manifest_path")
+  [ "$status" = 201 ] || [ "$status" = 200 ] ||
+    { echo "reads: PUT $manifest_path answered $status: $(head -c 600 "$work/build.json")" >&2; return 1; }
+}
+
+# prepare_manifest BASE: registers build ios 5.2.0's manifest on a tabconfig at BASE: first one lacking the search
+# tab's storyboard, to see that manifest-default's GET resolves through it (the tab absent), then the one of
+# manifest_names names with everything. Both GETs must then answer 200 with the same tabs, search among them.
+prepare_manifest() {
+  local ids
+  curl -sf -o "$work/config.json" -H 'Authorization: Bearer bench' "$1/v1/clients/ios-phone/config" ||
+    { echo "reads: no 200 from GET /v1/clients/ios-phone/config" >&2; return 1; }
+  manifest_of "$work/config.json" "$manifest_names" SearchStoryboard >"$work/lacking.json" 2>/dev/null &&
+    register_manifest "$1" "$work/lacking.json" || return 1
+  curl -sf -o "$work/lacking-tabs.json" "$1$default_path$manifest_query" ||
+    { echo "reads: no 200 from $default_path$manifest_query" >&2; return 1; }
+  ids=$(tab_ids "$work/lacking-tabs.json")
+  [[ " $ids " != *" search "* ]] ||
+    { echo "reads: build ios 5.2.0 lacks SearchStoryboard, yet its tab bar has the search tab: $ids" >&2; return 1; }
+  manifest_of "$work/config.json" "$manifest_names" >"$work/manifest.json" 2>"$work/manifest.txt" &&
+    register_manifest "$1" "$work/manifest.json" || return 1
+  grep -q "\"names\":$manifest_names[,}]" "$work/build.json" ||
+    { echo "reads: the manifest registered is not of $manifest_names names: $(head -c 300 "$work/build.json")" >&2
+      return 1; }
+  curl -sf -o "$work/manifest-tabs.json" "$1$default_path$manifest_query" &&
+    curl -sf -o "$work/no-manifest-tabs.json" "$1$default_path$no_manifest_query" ||
+    { echo "reads: no 200 from $default_path with $manifest_query or $no_manifest_query" >&2; return 1; }
+  ids=$(tab_ids "$work/manifest-tabs.json")
+  [ "$ids" = "$(tab_ids "$work/no-manifest-tabs.json")" ] && [[ " $ids " == *" search "* ]] ||
+    { echo "reads: the tab bars of ios 5.2.0 ($ids) and 5.3.0 ($(tab_ids "$work/no-manifest-tabs.json")) differ" >&2
+      return 1; }
 }
 
 # fields_of URL FILE: writes to FILE the header fields a GET of URL answers that the floor sends as they are
@@ -206,6 +347,11 @@ curl -sf -o "$www$opener_path" "$base$opener_path$query"
 grep -q '"experiment":{"key":"bar-order"' "$www$context_default_path" &&
   grep -q '"id":"rewards"' "$www$context_default_path" && grep -q '"id":"shop"' "$www$context_default_path" ||
   { echo "reads: the targeted tab bar lacks the experiment or a gated tab: $(cat "$www$context_default_path")" >&2; exit 1; }
+if selected manifest-default; then
+  prepare_manifest "$base" || exit 1
+  mv "$work/manifest-tabs.json" "$www/manifest-default.json"
+  mv "$work/no-manifest-tabs.json" "$www/no-manifest.json"
+fi
 
 wrk_command="wrk -t1 -c$connections -d${duration}s --latency URL"
 print_machine
@@ -214,10 +360,22 @@ echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
 echo "open tabs: user tab bar with five open tabs $(wc -c <"$www$opener_path") bytes ($opener_path$query)"
 echo "targeting: default tab bar $(wc -c <"$www$context_default_path") bytes ($context_default_path$context_query)," \
   "user tab bar $(wc -c <"$www$context_user_path") bytes ($context_user_path$context_query)"
+if selected manifest-default; then
+  same=differ
+  cmp -s "$www/manifest-default.json" "$www/no-manifest.json" && same="are byte-identical"
+  echo "manifest: build ios 5.2.0 registered with a manifest of $manifest_names names ($(cat "$work/manifest.txt"));" \
+    "default tab bar $(wc -c <"$www/manifest-default.json") bytes ($default_path$manifest_query), against" \
+    "$(wc -c <"$www/no-manifest.json") bytes for ios 5.3.0, which has no manifest ($no_manifest_query): both 200," \
+    "the same tabs ($(tab_ids "$www/manifest-default.json")), the bodies $same"
+fi
 echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rounds of $wrk_command against each" \
   "server in turn (the median run is reported)"
-echo "ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; tabconfig: TABCONFIG_THREADS=$threads;" \
-  "nginx: worker_processes $threads; Hummingbird: NIO_SINGLETON_GROUP_LOOP_COUNT=$threads"
+settings="tabconfig: TABCONFIG_THREADS=$threads"
+[ "$need_references" = 0 ] || settings="ceiling: libmicrohttpd 0.9.75 ${ceiling_flags[*]}; $settings"
+[ "$need_static" = 0 ] ||
+  settings+="; nginx: worker_processes $threads; Hummingbird: NIO_SINGLETON_GROUP_LOOP_COUNT=$threads"
+echo "$settings"
+echo "scenarios: ${scenarios[*]}"
 
 declare -A rps p50 p99 runs cpu
 
@@ -282,7 +440,7 @@ verify_context() {
 }
 
 declare -A bases=([tabconfig]="$base")
-servers=(tabconfig ceiling floor nginx hummingbird)
+servers=(tabconfig)
 services=(tabconfig)
 
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
@@ -294,9 +452,11 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   server_pid_of[baseline]=$server_pid
   bases[baseline]="http://127.0.0.1:$port"
   prepare_user "${bases[baseline]}"
-  servers=(tabconfig baseline ceiling floor nginx hummingbird)
+  servers=(tabconfig baseline)
   services=(tabconfig baseline)
 fi
+[ "$need_references" = 0 ] || servers+=(ceiling floor)
+[ "$need_static" = 0 ] || servers+=(nginx hummingbird)
 
 # The tags each tabconfig answers, for the revalidation scenarios.
 declare -A tags
@@ -311,49 +471,53 @@ for server in "${services[@]}"; do
   done
 done
 
-port=$(free_port)
-"$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
-  "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
-  "$opener_path=$www$opener_path" >"$work/ceiling.log" 2>&1 &
-server_pids+=($!)
-server_pid_of[ceiling]=$!
-wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
-bases[ceiling]="http://127.0.0.1:$port"
+if [ "$need_references" = 1 ]; then
+  port=$(free_port)
+  "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
+    "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
+    "$opener_path=$www$opener_path" >"$work/ceiling.log" 2>&1 &
+  server_pids+=($!)
+  server_pid_of[ceiling]=$!
+  wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
+  bases[ceiling]="http://127.0.0.1:$port"
 
-# The floor answers every path with tabconfig's bytes and header fields.
-floor_routes=()
-for path in "$default_path" "$user_path" "$context_default_path" "$context_user_path" "$opener_path"; do
-  case $path in
-    "$context_default_path" | "$context_user_path") fields_of "$base$path$context_query" "$www$path.fields" ;;
-    *) fields_of "$base$path$query" "$www$path.fields" ;;
-  esac
-  floor_routes+=("$path=$www$path,$www$path.fields")
-done
-port=$(free_port)
-"$http_floor" "$port" "$threads" "${floor_routes[@]}" >"$work/floor.log" 2>&1 &
-server_pids+=($!)
-server_pid_of[floor]=$!
-wait_ready "http://127.0.0.1:$port$default_path" "$work/floor.log"
-bases[floor]="http://127.0.0.1:$port"
+  # The floor answers every path with tabconfig's bytes and header fields.
+  floor_routes=()
+  for path in "$default_path" "$user_path" "$context_default_path" "$context_user_path" "$opener_path"; do
+    case $path in
+      "$context_default_path" | "$context_user_path") fields_of "$base$path$context_query" "$www$path.fields" ;;
+      *) fields_of "$base$path$query" "$www$path.fields" ;;
+    esac
+    floor_routes+=("$path=$www$path,$www$path.fields")
+  done
+  port=$(free_port)
+  "$http_floor" "$port" "$threads" "${floor_routes[@]}" >"$work/floor.log" 2>&1 &
+  server_pids+=($!)
+  server_pid_of[floor]=$!
+  wait_ready "http://127.0.0.1:$port$default_path" "$work/floor.log"
+  bases[floor]="http://127.0.0.1:$port"
+fi
 
-port=$(free_port)
-user_line=
-[ "$(id -u)" -eq 0 ] && user_line='user root;'
-sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" -e "s#@USER@#$user_line#g" -e "s#@WORKERS@#$threads#g" \
-  Benchmarks/nginx/nginx.conf.template >"$work/nginx.conf"
-"$nginx" -e "$work/error.log" -c "$work/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
-server_pids+=($!)
-server_pid_of[nginx]=$!
-wait_ready "http://127.0.0.1:$port$default_path" "$work/nginx.log" "$work/error.log"
-bases[nginx]="http://127.0.0.1:$port"
+if [ "$need_static" = 1 ]; then
+  port=$(free_port)
+  user_line=
+  [ "$(id -u)" -eq 0 ] && user_line='user root;'
+  sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$port#g" -e "s#@USER@#$user_line#g" -e "s#@WORKERS@#$threads#g" \
+    Benchmarks/nginx/nginx.conf.template >"$work/nginx.conf"
+  "$nginx" -e "$work/error.log" -c "$work/nginx.conf" -g 'daemon off;' >"$work/nginx.log" 2>&1 &
+  server_pids+=($!)
+  server_pid_of[nginx]=$!
+  wait_ready "http://127.0.0.1:$port$default_path" "$work/nginx.log" "$work/error.log"
+  bases[nginx]="http://127.0.0.1:$port"
 
-port=$(free_port)
-NIO_SINGLETON_GROUP_LOOP_COUNT=$threads "$hummingbird" "$port" "$default_path=$www$default_path" \
-  "$user_path=$www$user_path" >"$work/hummingbird.log" 2>&1 &
-server_pids+=($!)
-server_pid_of[hummingbird]=$!
-wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
-bases[hummingbird]="http://127.0.0.1:$port"
+  port=$(free_port)
+  NIO_SINGLETON_GROUP_LOOP_COUNT=$threads "$hummingbird" "$port" "$default_path=$www$default_path" \
+    "$user_path=$www$user_path" >"$work/hummingbird.log" 2>&1 &
+  server_pids+=($!)
+  server_pid_of[hummingbird]=$!
+  wait_ready "http://127.0.0.1:$port$default_path" "$work/hummingbird.log"
+  bases[hummingbird]="http://127.0.0.1:$port"
+fi
 
 # The references serve plain application/json; a baseline tabconfig and the floor answer as tabconfig does.
 tabconfig_type=$(curl -sf -o /dev/null -w '%{content_type}' "$base$default_path$query")
@@ -364,12 +528,15 @@ for server in "${servers[@]}"; do
     *) verify "$server" "${bases[$server]}" application/json ;;
   esac
 done
-verify_context ceiling "${bases[ceiling]}" || exit 1
-verify_context floor "${bases[floor]}" || exit 1
-context_servers=(tabconfig ceiling floor)
+context_servers=()
+if [ "$need_references" = 1 ]; then
+  verify_context ceiling "${bases[ceiling]}" || exit 1
+  verify_context floor "${bases[floor]}" || exit 1
+  context_servers=(tabconfig ceiling floor)
+fi
 # A baseline takes part in the targeting and open-tab scenarios when it answers them with the same bytes (a build
 # from before targeting or open tabs does not).
-if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+if [ -n "${BENCH_BASELINE_BINARY:-}" ] && selected context-default context-user user-5-open; then
   if (publish_targeted "${bases[baseline]}" && prepare_user "${bases[baseline]}" bench-targeted &&
     prepare_opener "${bases[baseline]}") >/dev/null 2>&1 && verify_context baseline "${bases[baseline]}"; then
     context_servers=(tabconfig baseline ceiling floor)
@@ -378,47 +545,91 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
     echo "baseline: left out of the targeting and open-tab scenarios (it cannot answer them as tabconfig does)"
   fi
 fi
+# Scenario manifest-default: tabconfig, and a baseline that registers the manifest and answers both GETs with
+# tabconfig's bytes (a build from before manifests does not).
+manifest_servers=()
+if selected manifest-default; then
+  manifest_servers=(tabconfig)
+  if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+    if prepare_manifest "${bases[baseline]}" >/dev/null 2>&1 &&
+      cmp -s "$work/manifest-tabs.json" "$www/manifest-default.json" &&
+      cmp -s "$work/no-manifest-tabs.json" "$www/no-manifest.json"; then
+      manifest_servers=(tabconfig baseline)
+      echo "baseline: both manifest bodies byte-identical to tabconfig's"
+    else
+      echo "baseline: left out of manifest-default (it cannot answer it as tabconfig does)"
+    fi
+  fi
+fi
 
 # All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
-for server in "${servers[@]}"; do
-  for path in "$default_path" "$user_path"; do
-    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$query" >/dev/null 2>&1 || true
+if selected get-default get-user revalidate-default revalidate-user; then
+  for server in "${servers[@]}"; do
+    for path in "$default_path" "$user_path"; do
+      wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$query" >/dev/null 2>&1 || true
+    done
   done
-done
-for server in "${context_servers[@]}"; do
-  for path in "$context_default_path" "$context_user_path"; do
-    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$context_query" >/dev/null 2>&1 || true
+fi
+if selected context-default context-user user-5-open; then
+  for server in "${context_servers[@]}"; do
+    for path in "$context_default_path" "$context_user_path"; do
+      wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$context_query" >/dev/null 2>&1 || true
+    done
+    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$opener_path$query" >/dev/null 2>&1 || true
   done
-  wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$opener_path$query" >/dev/null 2>&1 || true
+fi
+for server in "${manifest_servers[@]}"; do
+  for manifest_or_not in "$manifest_query" "$no_manifest_query"; do
+    wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$default_path$manifest_or_not" >/dev/null 2>&1 || true
+  done
 done
 for ((round = 0; round < rounds; round++)); do
   for server in "${servers[@]}"; do
-    measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
-    measure get-user "$server" "${bases[$server]}$user_path$query" "$round"
+    selected get-default && measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+    selected get-user && measure get-user "$server" "${bases[$server]}$user_path$query" "$round"
     [[ " ${services[*]} " == *" $server "* ]] || continue
-    measure revalidate-default "$server" "${bases[$server]}$default_path$query" "$round" \
-      -H "If-None-Match: ${tags[$server/default]}"
-    measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
+    selected revalidate-default && measure revalidate-default "$server" "${bases[$server]}$default_path$query" \
+      "$round" -H "If-None-Match: ${tags[$server/default]}"
+    selected revalidate-user && measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
       -H "If-None-Match: ${tags[$server/user]}"
   done
   for server in "${context_servers[@]}"; do
-    measure context-default "$server" "${bases[$server]}$context_default_path$context_query" "$round"
-    measure context-user "$server" "${bases[$server]}$context_user_path$context_query" "$round"
-    measure user-5-open "$server" "${bases[$server]}$opener_path$query" "$round"
+    selected context-default &&
+      measure context-default "$server" "${bases[$server]}$context_default_path$context_query" "$round"
+    selected context-user && measure context-user "$server" "${bases[$server]}$context_user_path$context_query" "$round"
+    selected user-5-open && measure user-5-open "$server" "${bases[$server]}$opener_path$query" "$round"
+  done
+  # With and without the manifest back to back on the same process, which first alternating by round.
+  for server in "${manifest_servers[@]}"; do
+    if ((round % 2 == 0)); then
+      measure manifest-default "$server" "${bases[$server]}$default_path$manifest_query" "$round"
+      measure no-manifest "$server" "${bases[$server]}$default_path$no_manifest_query" "$round"
+    else
+      measure no-manifest "$server" "${bases[$server]}$default_path$no_manifest_query" "$round"
+      measure manifest-default "$server" "${bases[$server]}$default_path$manifest_query" "$round"
+    fi
   done
 done
-for scenario in get-default get-user; do
-  for server in "${servers[@]}"; do
-    summarize "$scenario" "$server"
-  done
+
+# servers_of SCENARIO: the servers that scenario measured.
+servers_of() {
+  case $1 in
+    get-*) echo "${servers[@]}" ;;
+    revalidate-*) echo "${services[@]}" ;;
+    context-* | user-5-open) echo "${context_servers[@]}" ;;
+    manifest-default | no-manifest) echo "${manifest_servers[@]}" ;;
+  esac
+}
+
+# The scenarios measured, in the table's order: no-manifest after manifest-default.
+measured=()
+for scenario in "${all_scenarios[@]}"; do
+  selected "$scenario" || continue
+  measured+=("$scenario")
+  [ "$scenario" != manifest-default ] || measured+=(no-manifest)
 done
-for scenario in revalidate-default revalidate-user; do
-  for server in "${services[@]}"; do
-    summarize "$scenario" "$server"
-  done
-done
-for scenario in context-default context-user user-5-open; do
-  for server in "${context_servers[@]}"; do
+for scenario in "${measured[@]}"; do
+  for server in $(servers_of "$scenario"); do
     summarize "$scenario" "$server"
   done
 done
@@ -427,8 +638,14 @@ ratio() {
   awk -v a="${rps[$1/tabconfig]}" -v b="${rps[$1/$2]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
 }
 
+# scenario_ratio SERVER A B: the server's median requests/s of scenario A ÷ that of scenario B, to three decimals
+# (a target's 0.952 needs them).
+scenario_ratio() {
+  awk -v a="${rps[$2/$1]}" -v b="${rps[$3/$1]}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'
+}
+
 echo
-printf '%-12s %-26s %12s %9s %9s %11s %20s  %s\n' scenario server req/s p50-ms p99-ms cpu-us/req "tabconfig ÷ server" \
+printf '%-18s %-26s %12s %9s %9s %11s %20s  %s\n' scenario server req/s p50-ms p99-ms cpu-us/req "tabconfig ÷ server" \
   "every run"
 declare -A label=(
   [tabconfig]="tabconfig"
@@ -438,14 +655,11 @@ declare -A label=(
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
-for scenario in get-default get-user revalidate-default revalidate-user context-default context-user user-5-open; do
-  shown_servers=("${servers[@]}")
-  [[ $scenario == revalidate-* ]] && shown_servers=("${services[@]}")
-  [[ $scenario == context-* || $scenario == user-5-open ]] && shown_servers=("${context_servers[@]}")
-  for server in "${shown_servers[@]}"; do
+for scenario in "${measured[@]}"; do
+  for server in $(servers_of "$scenario"); do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
-    printf '%-12s %-26s %12s %9s %9s %11s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
+    printf '%-18s %-26s %12s %9s %9s %11s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
       "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "${cpu[$scenario/$server]}" "$shown" \
       "${runs[$scenario/$server]}"
   done
@@ -453,14 +667,32 @@ done
 echo "cpu-us/req: the server's user + system CPU per request in the reported run, in microseconds (/proc)"
 echo
 for kind in default user; do
+  selected "revalidate-$kind" && selected "get-$kind" || continue
   awk -v a="${rps[revalidate-$kind/tabconfig]}" -v b="${rps[get-$kind/tabconfig]}" -v k="$kind" \
     'BEGIN { printf "tabconfig revalidate-%s ÷ get-%s (304 ÷ 200 requests/s): %.2f\n", k, k, a / b }'
 done
-awk -v a="${rps[user-5-open/tabconfig]}" -v b="${rps[get-user/tabconfig]}" \
-  'BEGIN { printf "tabconfig user-5-open ÷ get-user (five open tabs over none, requests/s): %.2f\n", a / b }'
+if selected user-5-open && selected get-user; then
+  awk -v a="${rps[user-5-open/tabconfig]}" -v b="${rps[get-user/tabconfig]}" \
+    'BEGIN { printf "tabconfig user-5-open ÷ get-user (five open tabs over none, requests/s): %.2f\n", a / b }'
+fi
+# manifest-default ÷ no-manifest: of the medians (the target), of the CPU per request of those runs, and of each
+# round's pair (measured back to back).
+for server in "${manifest_servers[@]}"; do
+  per_round=$(for ((round = 0; round < rounds; round++)); do
+    awk -v a="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.manifest-default.$server.$round")" \
+      -v b="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.no-manifest.$server.$round")" \
+      'BEGIN { if (b > 0) printf "%.3f\n", a / b; else print "n/a" }'
+  done | paste -sd' ')
+  awk -v s="${label[$server]}" -v r="$(scenario_ratio "$server" manifest-default no-manifest)" \
+    -v ca="${cpu[manifest-default/$server]}" -v cb="${cpu[no-manifest/$server]}" -v each="$per_round" \
+    -v n="$manifest_names" 'BEGIN { split(ca, a, "+"); split(cb, b, "+")
+      printf "%s manifest-default ÷ no-manifest (a %d-name manifest over none, requests/s): %s;", s, n, r
+      printf " CPU per request %.1f us against %.1f us; each round: %s\n", a[1] + a[2], b[1] + b[2], each }'
+done
 # The floor against the ceiling: the most a handler on MicroHTTP could reach of each ratio target (one whose target
 # is above it cannot pass without making MicroHTTP itself cheaper).
 for scenario in get-default get-user context-default context-user user-5-open; do
+  selected "$scenario" || continue
   awk -v s="$scenario" -v a="${rps[$scenario/floor]}" -v b="${rps[$scenario/ceiling]}" \
     -v ca="${cpu[$scenario/floor]}" -v cb="${cpu[$scenario/ceiling]}" -v ct="${cpu[$scenario/tabconfig]}" \
     'BEGIN { split(ca, f, "+"); split(cb, c, "+"); split(ct, t, "+")
@@ -472,19 +704,26 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
 fi
 echo
 # What scripts/scaling.py reads.
-for scenario in get-default get-user context-default context-user user-5-open; do
-  echo "FIGURE ${scenario//-/_}_rps ${rps[$scenario/tabconfig]} requests/s"
-done
-echo
+if selected get-default get-user context-default context-user user-5-open; then
+  for scenario in get-default get-user context-default context-user user-5-open; do
+    selected "$scenario" || continue
+    echo "FIGURE ${scenario//-/_}_rps ${rps[$scenario/tabconfig]} requests/s"
+  done
+  echo
+fi
 
-# The ratio targets, from Benchmarks/Thresholds/reads.txt.
-target get-default/ceiling "$(ratio get-default ceiling)"
-target get-default/nginx "$(ratio get-default nginx)"
-target get-default/hummingbird "$(ratio get-default hummingbird)"
-target get-user/ceiling "$(ratio get-user ceiling)"
-target context-default/ceiling "$(ratio context-default ceiling)"
-target context-user/ceiling "$(ratio context-user ceiling)"
-target user-5-open/ceiling "$(ratio user-5-open ceiling)"
+# The ratio targets of the scenarios run, from Benchmarks/Thresholds/reads.txt.
+if selected get-default; then
+  target get-default/ceiling "$(ratio get-default ceiling)"
+  target get-default/nginx "$(ratio get-default nginx)"
+  target get-default/hummingbird "$(ratio get-default hummingbird)"
+fi
+selected get-user && target get-user/ceiling "$(ratio get-user ceiling)"
+selected context-default && target context-default/ceiling "$(ratio context-default ceiling)"
+selected context-user && target context-user/ceiling "$(ratio context-user ceiling)"
+selected user-5-open && target user-5-open/ceiling "$(ratio user-5-open ceiling)"
+selected manifest-default &&
+  target manifest-default/no-manifest "$(scenario_ratio tabconfig manifest-default no-manifest)"
 printf '%s\n' "${targets[@]}"
 results_save
 exit "$failed"
