@@ -27,6 +27,9 @@ public struct AppBuild: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `version` in canonical form, or nil when it is not well-formed.
     public static func canonicalVersion(_ version: String) -> String? {
+        // What apps send: already canonical (`5.2.0`), recognized in one pass without building a string. Every
+        // tab-bar request of a client with manifests comes through here.
+        if isCanonical(version.utf8) { return version }
         guard version.utf8.count <= 64, VersionFormat.isWellFormed(version) else { return nil }
         var text = Substring(version)
         if text.hasPrefix("v") { text = text.dropFirst() }
@@ -42,6 +45,29 @@ public struct AppBuild: Sendable, Hashable, Comparable, CustomStringConvertible 
         while numbers.count < 3 { numbers.append("0") }
         while numbers.count > 3, numbers.last == "0" { numbers.removeLast() }
         return numbers.joined(separator: ".") + prerelease
+    }
+
+    /// Whether `bytes` are three dot-separated numbers without leading zeros (`5.2.0`, `10.0.12`): a canonical
+    /// version with no prerelease.
+    private static func isCanonical(_ bytes: String.UTF8View) -> Bool {
+        var numbers = 1
+        var digits = 0
+        var leadingZero = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, numbers < 3 else { return false }
+                numbers += 1
+                digits = 0
+            } else if byte.isASCIIDigit {
+                if digits == 1, leadingZero { return false }
+                if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+                digits += 1
+                guard digits <= 9 else { return false }
+            } else {
+                return false
+            }
+        }
+        return numbers == 3 && digits > 0
     }
 
     public var description: String { "\(platform) \(appVersion)" }

@@ -17,9 +17,19 @@ struct AppBuildTests {
         #expect(build != AppBuild(platform: "android", appVersion: "5.2.0"))
     }
 
+    @Test(
+        "A version already canonical is kept as it is; others are made canonical",
+        arguments: [
+            ("0.0.0", "0.0.0"), ("10.0.12", "10.0.12"), ("5.2.0", "5.2.0"), ("05.2.0", "5.2.0"), ("5.02.0", "5.2.0"),
+            ("5.2", "5.2.0"), ("5.2.0-rc.1", "5.2.0-rc.1"), ("1234567890.0.0", "1234567890.0.0"),
+        ])
+    func canonical(version: String, expected: String) {
+        #expect(AppBuild.canonicalVersion(version) == expected)
+    }
+
     @Test("A platform matches ^[a-z][a-z0-9]{0,15}$ and a version is one targeting reads", arguments: [
         ("iOS", "5.2.0"), ("", "5.2.0"), ("9ios", "5.2.0"), ("abcdefghijklmnopq", "5.2.0"), ("ios", "five"),
-        ("ios", "5..2"), ("ios", "1.2.3.4.5"),
+        ("ios", "5..2"), ("ios", "1.2.3.4.5"), ("ios", "5.2.0."), ("ios", ".5.2.0"),
     ])
     func malformed(platform: String, version: String) {
         #expect(AppBuild(platform: platform, appVersion: version) == nil)
