@@ -6,11 +6,14 @@
 # ceiling and the floor only), and a user's tab bar with five tabs the user opened (scenario user-5-open, tabconfig, the
 # ceiling and the floor only), and the default tab bar for an app build whose registered manifest holds 2,000 names
 # (scenario manifest-default, tabconfig only: against the same GET naming a build that has no manifest, scenario
-# no-manifest, measured in the same rounds on the same process), against references serving the same bytes at the
-# same paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own
-# HTTP layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any
-# handler on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2
-# app (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads (nproc - 1, at least 1:
+# no-manifest, measured in the same rounds on the same process), and the default tab bar in brotli (scenario
+# get-default-br: Accept-Encoding: br, the form prepared once with the answer; tabconfig only, against its identity
+# GET of get-default measured back to back on the same process in every round) and its revalidation with the br
+# form's tag (scenario revalidate-default-br, tabconfig only), against references serving the same bytes at the same
+# paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP
+# layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any handler
+# on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2 app
+# (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads (nproc - 1, at least 1:
 # wrk's one thread holds a core) and the same wrk command; the servers all start first and the rounds are interleaved
 # (each round measures every server in turn, one at a time), so that a slow stretch of a shared machine lands on all
 # of them. Prints a table of requests/s, p50/p99, the server's CPU per request of that run (user + system
@@ -18,8 +21,10 @@
 # and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for the ratio targets (Benchmarks/Thresholds/reads.txt) and for zero non-2xx responses and socket errors in every
-# run. Exits 1 if any is FAIL. What it prints from the first server's start on is also written to
-# Benchmarks/results/reads/<UTC date>-<commit>.md (Benchmarks/lib.sh, results_start).
+# run, and, with the compressed scenarios, for the default tab bar's brotli and gzip bytes ÷ its identity bytes
+# (bytes/br/identity, bytes/gzip/identity: curl's raw bytes, no --compressed). Exits 1 if any is FAIL. What it
+# prints from the first server's start on is also written to Benchmarks/results/reads/<UTC date>-<commit>.md
+# (Benchmarks/lib.sh, results_start).
 #
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
@@ -35,9 +40,10 @@
 # BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
 # TABCONFIG_ACCESS_LOG=true with the same binary as baseline to measure what the access log costs: tabconfig runs
 # without one, as nginx does), BENCH_SCENARIOS (the scenarios to run, separated by spaces or commas, default all of
-# get-default get-user revalidate-default revalidate-user context-default context-user user-5-open manifest-default;
-# only the servers and references those need are built and started, and only their TARGET lines are printed; e.g.
-# BENCH_SCENARIOS=manifest-default runs tabconfig alone, manifest-default against no-manifest).
+# get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user context-default
+# context-user user-5-open manifest-default; only the servers and references those need are built and started, and
+# only their TARGET lines are printed; e.g. BENCH_SCENARIOS=manifest-default runs tabconfig alone, manifest-default
+# against no-manifest, and BENCH_SCENARIOS=get-default-br tabconfig alone, get-default-br against its get-default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source Benchmarks/lib.sh
@@ -48,8 +54,8 @@ warmup=2
 connections=64
 
 # The scenarios to run (BENCH_SCENARIOS), in the table's order.
-all_scenarios=(get-default get-user revalidate-default revalidate-user context-default context-user user-5-open
-  manifest-default)
+all_scenarios=(get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user
+  context-default context-user user-5-open manifest-default)
 IFS=$', \t' read -r -a requested <<<"${BENCH_SCENARIOS:-${all_scenarios[*]}}"
 scenarios=()
 for scenario in "${requested[@]}"; do
@@ -73,6 +79,10 @@ need_references=0
 selected get-default get-user context-default context-user user-5-open && need_references=1
 need_static=0
 selected get-default get-user && need_static=1
+# The compressed scenarios: tabconfig (and a baseline answering as it does) alone, the identity GET of get-default
+# their reference, and the byte-size targets.
+need_compressed=0
+selected get-default-br revalidate-default-br && need_compressed=1
 
 # Tools: wrk, nginx, gcc, curl and python3 (free ports) from apt when missing; libmicrohttpd-dev and pkg-config
 # through scripts/install-deps.sh.
@@ -319,6 +329,33 @@ etag_of() {
   curl -sfI "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p'
 }
 
+# coded_default BASE SERVER CODING: GETs the default tab bar from BASE with Accept-Encoding: CODING (identity: no
+# Accept-Encoding), its raw bytes (no --compressed) into $work/SERVER-CODING.body and its head into
+# $work/SERVER-CODING.head. Fails, saying why, unless the answer is a 200 whose Content-Encoding is CODING (none for
+# identity), whose ETag is that of SERVER's identity form (asked first) with ";CODING", whose Vary names
+# Accept-Encoding, and whose body curl decodes (--compressed) to tabconfig's identity bytes in $www.
+coded_default() {
+  local base=$1 coding=$3 name=$2-$3 accept=() status encoding tag want_encoding= want_tag
+  [ "$coding" = identity ] || { accept=(-H "Accept-Encoding: $coding"); want_encoding=$coding; }
+  status=$(curl -s "${accept[@]}" -D "$work/$name.head" -o "$work/$name.body" -w '%{http_code}' \
+    "$base$default_path$query") || status="no answer"
+  [ "$status" = 200 ] || { echo "reads: GET $default_path$query with coding $coding answered $status" >&2; return 1; }
+  encoding=$(tr -d '\r' <"$work/$name.head" | sed -n 's/^[Cc]ontent-[Ee]ncoding: *//p')
+  [ "$encoding" = "$want_encoding" ] ||
+    { echo "reads: $name: Content-Encoding '$encoding', not '$want_encoding'" >&2; return 1; }
+  tag=$(tr -d '\r' <"$work/$name.head" | sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+  want_tag=$tag
+  [ "$coding" = identity ] ||
+    want_tag=$(tr -d '\r' <"$work/$2-identity.head" | sed -n 's/^[Ee][Tt][Aa][Gg]: \(.*\)"$/\1;'"$coding"'"/p')
+  [ -n "$tag" ] && [ "$tag" = "$want_tag" ] ||
+    { echo "reads: $name: ETag '$tag', not '$want_tag'" >&2; return 1; }
+  tr -d '\r' <"$work/$name.head" | grep -qiE '^vary:.*accept-encoding' ||
+    { echo "reads: $name: no Vary: Accept-Encoding ($(tr -d '\r' <"$work/$name.head" | grep -i '^vary:'))" >&2
+      return 1; }
+  curl -s --compressed "${accept[@]}" "$base$default_path$query" | cmp -s - "$www$default_path" ||
+    { echo "reads: $name: the body does not decode to the identity bytes" >&2; return 1; }
+}
+
 # Each server's process (nginx's master, whose workers are its children), for its CPU per request.
 declare -A server_pid_of
 
@@ -352,6 +389,16 @@ if selected manifest-default; then
   mv "$work/manifest-tabs.json" "$www/manifest-default.json"
   mv "$work/no-manifest-tabs.json" "$www/no-manifest.json"
 fi
+# The default tab bar in each coding, raw: the byte-size targets, and the br form the compressed scenarios ask for.
+if [ "$need_compressed" = 1 ]; then
+  coded_default "$base" tabconfig identity && coded_default "$base" tabconfig gzip &&
+    coded_default "$base" tabconfig br || exit 1
+  identity_bytes=$(wc -c <"$work/tabconfig-identity.body")
+  gzip_bytes=$(wc -c <"$work/tabconfig-gzip.body")
+  br_bytes=$(wc -c <"$work/tabconfig-br.body")
+  gzip_ratio=$(awk -v a="$gzip_bytes" -v b="$identity_bytes" 'BEGIN { printf "%.3f", a / b }')
+  br_ratio=$(awk -v a="$br_bytes" -v b="$identity_bytes" 'BEGIN { printf "%.3f", a / b }')
+fi
 
 wrk_command="wrk -t1 -c$connections -d${duration}s --latency URL"
 print_machine
@@ -367,6 +414,14 @@ if selected manifest-default; then
     "default tab bar $(wc -c <"$www/manifest-default.json") bytes ($default_path$manifest_query), against" \
     "$(wc -c <"$www/no-manifest.json") bytes for ios 5.3.0, which has no manifest ($no_manifest_query): both 200," \
     "the same tabs ($(tab_ids "$www/manifest-default.json")), the bodies $same"
+fi
+if [ "$need_compressed" = 1 ]; then
+  echo "compressed: default tab bar $identity_bytes bytes identity, $gzip_bytes gzip ($gzip_ratio)," \
+    "$br_bytes br ($br_ratio) ($default_path$query, curl without --compressed); ETags" \
+    "$(sed -n 's/^[Ee][Tt][Aa][Gg]: //p' "$work/tabconfig-identity.head" | tr -d '\r')," \
+    "$(sed -n 's/^[Ee][Tt][Aa][Gg]: //p' "$work/tabconfig-gzip.head" | tr -d '\r')," \
+    "$(sed -n 's/^[Ee][Tt][Aa][Gg]: //p' "$work/tabconfig-br.head" | tr -d '\r'); Content-Encoding none, gzip, br;" \
+    "each decodes to the identity bytes"
 fi
 echo "$threads worker thread(s) per server; ${warmup}s warm-up, then $rounds rounds of $wrk_command against each" \
   "server in turn (the median run is reported)"
@@ -470,6 +525,30 @@ for server in "${services[@]}"; do
     [ "$code" = 304 ] || { echo "reads: $server answers If-None-Match on $path with $code, not 304" >&2; exit 1; }
   done
 done
+# Scenarios get-default-br and revalidate-default-br: tabconfig, and a baseline that answers the default tab bar in
+# brotli with tabconfig's bytes and header fields (a build from before compressed answers does not). The br form's
+# tag must answer a 304 when the request asks for br.
+br_servers=()
+if [ "$need_compressed" = 1 ]; then
+  br_servers=(tabconfig)
+  if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+    if (coded_default "${bases[baseline]}" baseline identity && coded_default "${bases[baseline]}" baseline br) \
+      >/dev/null 2>&1 && cmp -s "$work/baseline-br.body" "$work/tabconfig-br.body"; then
+      br_servers=(tabconfig baseline)
+      echo "baseline: the default tab bar's br form byte-identical to tabconfig's"
+    else
+      echo "baseline: left out of get-default-br and revalidate-default-br (it cannot answer them as tabconfig does)"
+    fi
+  fi
+  for server in "${br_servers[@]}"; do
+    tags[$server/default-br]=$(sed -n 's/^[Ee][Tt][Aa][Gg]: //p' "$work/$server-br.head" | tr -d '\r')
+    code=$(curl -s -o "$work/check.json" -w '%{http_code}' -H 'Accept-Encoding: br' \
+      -H "If-None-Match: ${tags[$server/default-br]}" "${bases[$server]}$default_path$query")
+    [ "$code" = 304 ] && [ ! -s "$work/check.json" ] ||
+      { echo "reads: $server answers br with If-None-Match: ${tags[$server/default-br]} with $code, not 304" >&2
+        exit 1; }
+  done
+fi
 
 if [ "$need_references" = 1 ]; then
   port=$(free_port)
@@ -563,13 +642,17 @@ if selected manifest-default; then
 fi
 
 # All servers stay up; idle ones wait in poll/epoll while the one under wrk runs.
-if selected get-default get-user revalidate-default revalidate-user; then
+if selected get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user; then
   for server in "${servers[@]}"; do
     for path in "$default_path" "$user_path"; do
       wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$path$query" >/dev/null 2>&1 || true
     done
   done
 fi
+for server in "${br_servers[@]}"; do
+  wrk -t1 -c"$connections" -d"${warmup}s" -H 'Accept-Encoding: br' "${bases[$server]}$default_path$query" \
+    >/dev/null 2>&1 || true
+done
 if selected context-default context-user user-5-open; then
   for server in "${context_servers[@]}"; do
     for path in "$context_default_path" "$context_user_path"; do
@@ -585,11 +668,26 @@ for server in "${manifest_servers[@]}"; do
 done
 for ((round = 0; round < rounds; round++)); do
   for server in "${servers[@]}"; do
-    selected get-default && measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+    # get-default-br and its reference, the identity GET of get-default, back to back on the same process, which
+    # first alternating by round.
+    if selected get-default-br && [[ " ${br_servers[*]} " == *" $server "* ]]; then
+      if ((round % 2 == 0)); then
+        measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+        measure get-default-br "$server" "${bases[$server]}$default_path$query" "$round" -H 'Accept-Encoding: br'
+      else
+        measure get-default-br "$server" "${bases[$server]}$default_path$query" "$round" -H 'Accept-Encoding: br'
+        measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+      fi
+    else
+      selected get-default && measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+    fi
     selected get-user && measure get-user "$server" "${bases[$server]}$user_path$query" "$round"
     [[ " ${services[*]} " == *" $server "* ]] || continue
     selected revalidate-default && measure revalidate-default "$server" "${bases[$server]}$default_path$query" \
       "$round" -H "If-None-Match: ${tags[$server/default]}"
+    selected revalidate-default-br && [[ " ${br_servers[*]} " == *" $server "* ]] &&
+      measure revalidate-default-br "$server" "${bases[$server]}$default_path$query" "$round" \
+        -H 'Accept-Encoding: br' -H "If-None-Match: ${tags[$server/default-br]}"
     selected revalidate-user && measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
       -H "If-None-Match: ${tags[$server/user]}"
   done
@@ -614,6 +712,8 @@ done
 # servers_of SCENARIO: the servers that scenario measured.
 servers_of() {
   case $1 in
+    get-default) if selected get-default; then echo "${servers[@]}"; else echo "${br_servers[@]}"; fi ;;
+    get-default-br | revalidate-default-br) echo "${br_servers[@]}" ;;
     get-*) echo "${servers[@]}" ;;
     revalidate-*) echo "${services[@]}" ;;
     context-* | user-5-open) echo "${context_servers[@]}" ;;
@@ -621,10 +721,15 @@ servers_of() {
   esac
 }
 
-# The scenarios measured, in the table's order: no-manifest after manifest-default.
+# The scenarios measured, in the table's order: get-default also as get-default-br's reference, no-manifest after
+# manifest-default.
 measured=()
 for scenario in "${all_scenarios[@]}"; do
-  selected "$scenario" || continue
+  if [ "$scenario" = get-default ]; then
+    selected get-default get-default-br || continue
+  else
+    selected "$scenario" || continue
+  fi
   measured+=("$scenario")
   [ "$scenario" != manifest-default ] || measured+=(no-manifest)
 done
@@ -645,7 +750,7 @@ scenario_ratio() {
 }
 
 echo
-printf '%-18s %-26s %12s %9s %9s %11s %20s  %s\n' scenario server req/s p50-ms p99-ms cpu-us/req "tabconfig ÷ server" \
+printf '%-21s %-26s %12s %9s %9s %11s %20s  %s\n' scenario server req/s p50-ms p99-ms cpu-us/req "tabconfig ÷ server" \
   "every run"
 declare -A label=(
   [tabconfig]="tabconfig"
@@ -659,7 +764,7 @@ for scenario in "${measured[@]}"; do
   for server in $(servers_of "$scenario"); do
     shown=-
     [ "$server" = tabconfig ] || shown=$(ratio "$scenario" "$server")
-    printf '%-18s %-26s %12s %9s %9s %11s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
+    printf '%-21s %-26s %12s %9s %9s %11s %20s  %s\n' "$scenario" "${label[$server]}" "${rps[$scenario/$server]}" \
       "${p50[$scenario/$server]}" "${p99[$scenario/$server]}" "${cpu[$scenario/$server]}" "$shown" \
       "${runs[$scenario/$server]}"
   done
@@ -675,20 +780,40 @@ if selected user-5-open && selected get-user; then
   awk -v a="${rps[user-5-open/tabconfig]}" -v b="${rps[get-user/tabconfig]}" \
     'BEGIN { printf "tabconfig user-5-open ÷ get-user (five open tabs over none, requests/s): %.2f\n", a / b }'
 fi
-# manifest-default ÷ no-manifest: of the medians (the target), of the CPU per request of those runs, and of each
-# round's pair (measured back to back).
-for server in "${manifest_servers[@]}"; do
+# pair_line SERVER A B WHAT: A ÷ B of a pair of scenarios measured back to back on SERVER: of the medians (the
+# target), of the CPU per request of those runs, and of each round's pair.
+pair_line() {
+  local server=$1 a=$2 b=$3 per_round
   per_round=$(for ((round = 0; round < rounds; round++)); do
-    awk -v a="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.manifest-default.$server.$round")" \
-      -v b="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.no-manifest.$server.$round")" \
+    awk -v a="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.$a.$server.$round")" \
+      -v b="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/run.$b.$server.$round")" \
       'BEGIN { if (b > 0) printf "%.3f\n", a / b; else print "n/a" }'
   done | paste -sd' ')
-  awk -v s="${label[$server]}" -v r="$(scenario_ratio "$server" manifest-default no-manifest)" \
-    -v ca="${cpu[manifest-default/$server]}" -v cb="${cpu[no-manifest/$server]}" -v each="$per_round" \
-    -v n="$manifest_names" 'BEGIN { split(ca, a, "+"); split(cb, b, "+")
-      printf "%s manifest-default ÷ no-manifest (a %d-name manifest over none, requests/s): %s;", s, n, r
-      printf " CPU per request %.1f us against %.1f us; each round: %s\n", a[1] + a[2], b[1] + b[2], each }'
+  awk -v s="${label[$server]}" -v r="$(scenario_ratio "$server" "$a" "$b")" -v ca="${cpu[$a/$server]}" \
+    -v cb="${cpu[$b/$server]}" -v each="$per_round" -v pa="$a" -v pb="$b" -v what="$4" \
+    'BEGIN { split(ca, x, "+"); split(cb, y, "+")
+      printf "%s %s ÷ %s (%s, requests/s): %s;", s, pa, pb, what, r
+      printf " CPU per request %.1f us against %.1f us; each round: %s\n", x[1] + x[2], y[1] + y[2], each }'
+}
+for server in "${manifest_servers[@]}"; do
+  pair_line "$server" manifest-default no-manifest "a $manifest_names-name manifest over none"
 done
+if selected get-default-br; then
+  for server in "${br_servers[@]}"; do
+    pair_line "$server" get-default-br get-default "brotli over identity"
+  done
+fi
+if selected revalidate-default-br; then
+  for server in "${br_servers[@]}"; do
+    selected get-default-br && awk -v a="${rps[revalidate-default-br/$server]}" \
+      -v b="${rps[get-default-br/$server]}" -v s="${label[$server]}" \
+      'BEGIN { printf "%s revalidate-default-br ÷ get-default-br (304 ÷ 200 in br, requests/s): %.2f\n", s, a / b }'
+    selected revalidate-default && awk -v a="${rps[revalidate-default-br/$server]}" \
+      -v b="${rps[revalidate-default/$server]}" -v s="${label[$server]}" \
+      'BEGIN { printf "%s revalidate-default-br ÷ revalidate-default (br 304 ÷ identity 304, requests/s): %.2f\n",
+        s, a / b }'
+  done
+fi
 # The floor against the ceiling: the most a handler on MicroHTTP could reach of each ratio target (one whose target
 # is above it cannot pass without making MicroHTTP itself cheaper).
 for scenario in get-default get-user context-default context-user user-5-open; do
@@ -724,6 +849,11 @@ selected context-user && target context-user/ceiling "$(ratio context-user ceili
 selected user-5-open && target user-5-open/ceiling "$(ratio user-5-open ceiling)"
 selected manifest-default &&
   target manifest-default/no-manifest "$(scenario_ratio tabconfig manifest-default no-manifest)"
+selected get-default-br && target get-default-br/get-default "$(scenario_ratio tabconfig get-default-br get-default)"
+if [ "$need_compressed" = 1 ]; then
+  target bytes/br/identity "$br_ratio"
+  target bytes/gzip/identity "$gzip_ratio"
+fi
 printf '%s\n' "${targets[@]}"
 results_save
 exit "$failed"
