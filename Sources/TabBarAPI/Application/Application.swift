@@ -50,17 +50,19 @@ public final class Application: Sendable {
         service = ServiceHandlers(
             catalog: catalog, openAPIDocument: try OpenAPIDocument.load(), metrics: metrics,
             crossOrigin: configuration.crossOriginPolicy)
+        let tabBars = TabBarHandlers(
+            catalog: catalog, users: users, contexts: contexts,
+            cache: CachePolicy(
+                maxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate))
         let responder = TabConfigResponder(
             service: service,
-            tabBars: TabBarHandlers(
-                catalog: catalog, users: users, contexts: contexts,
-                cache: CachePolicy(
-                    maxAge: configuration.cacheMaxAge, staleWhileRevalidate: configuration.cacheStaleWhileRevalidate)),
+            tabBars: tabBars,
             customizations: CustomizationHandlers(catalog: catalog, users: users, contexts: contexts, errors: errors),
             configs: ConfigHandlers(catalog: catalog, admin: admin, explainer: explainer, logger: logger),
             builds: BuildHandlers(catalog: catalog, admin: admin),
             admin: AdminHandlers(
                 catalog: catalog, admin: admin, explainer: explainer, console: try AdminConsole.bundled()),
+            ofrep: OFREPHandlers(catalog: catalog, tabBars: tabBars, users: users, contexts: contexts),
             errors: errors, maxBodySize: configuration.maxBodySize)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host

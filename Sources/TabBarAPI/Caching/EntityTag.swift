@@ -20,12 +20,17 @@ enum EntityTag {
         "\"u\(version)-\(locale)\(outcome)-\(revision):\(user)\""
     }
 
-    /// A config version's source document.
+    /// An OFREP bulk evaluation, read off the tab bar tagged `tabBar`: that tag with `o` before it.
+    static func flags(tabBar: String) -> String {
+        "\"o" + tabBar.dropFirst()
+    }
+
     /// A build manifest's tag: the store's revision of it.
     static func build(revision: Int) -> String {
         "\"b\(revision)\""
     }
 
+    /// A config version's source document.
     static func config(version: Int) -> String {
         "\"c\(version)\""
     }

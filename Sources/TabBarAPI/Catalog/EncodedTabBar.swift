@@ -27,6 +27,15 @@ final class EncodedTabBar: Sendable {
     private let templates: [EncodedTemplate]
     /// Bytes to reserve per open tab (``EncodedTemplate/capacity``, the largest).
     private let openTabCapacity: Int
+    /// Each shown top-level tab's id and its shown children's (by index into `plan.shownIDs`), for the tabs a bar
+    /// holds.
+    private let tabIDs: [[String]]
+    /// The ids of the tabs (top level and children) in the default tab bar.
+    let defaultTabIDs: Set<String>
+    /// The bodies' `initialTab`.
+    let initialTab: String
+    /// The bodies' `experiment`.
+    let experiment: ExperimentAssignment?
 
     /// Marks where the customization goes in an encoded envelope: its encoding is an object, which no string's
     /// encoding contains (the quotes of a string's encoding are escaped).
@@ -44,6 +53,10 @@ final class EncodedTabBar: Sendable {
         let resolved = live.config.resolve(
             layout, client: live.stored.client, version: live.stored.version, locale: locale, saved: nil)
         defaultBody = CanonicalJSON.encode(resolved)
+        initialTab = resolved.initialTab
+        experiment = resolved.experiment
+        tabIDs = resolved.tabs.map(Self.ids)
+        defaultTabIDs = Set(tabIDs.joined())
         tabs = resolved.tabs.map { tab in
             var bar = tab
             bar.placement = .bar
@@ -66,9 +79,29 @@ final class EncodedTabBar: Sendable {
         tail = Array(encoded[(tabsRange.upperBound - 1)...])
     }
 
+    /// The ids of `tab` and of its children, depth first.
+    private static func ids(_ tab: ResolvedTab) -> [String] {
+        [tab.id] + (tab.children ?? []).flatMap(ids)
+    }
+
     /// The user variant for `saved`: what `CanonicalJSON.encode(config.resolve(…, saved: saved))` gives.
     func userBody(_ saved: SavedCustomization) -> Data {
-        let (order, summary, userPlan) = plan.userOrder(saved)
+        userBody(plan.userOrder(saved))
+    }
+
+    /// The user variant for `saved` and the ids of the tabs of the configuration it holds (top level and children;
+    /// not the tabs the user opened), from the one merge.
+    func userBar(_ saved: SavedCustomization) -> (body: Data, tabIDs: Set<String>) {
+        let merged = plan.userOrder(saved)
+        var ids: Set<String> = []
+        for position in merged.order where position < tabIDs.count {
+            ids.formUnion(tabIDs[position])
+        }
+        return (userBody(merged), ids)
+    }
+
+    private func userBody(_ merged: (order: [Int], summary: CustomizationSummary?, plan: MergePlan)) -> Data {
+        let (order, summary, userPlan) = merged
         var body: [UInt8] = []
         body.reserveCapacity(defaultBody.count + 256 + userPlan.dynamicTabs.count * openTabCapacity)
         body.append(contentsOf: head)

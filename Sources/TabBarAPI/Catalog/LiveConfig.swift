@@ -14,6 +14,8 @@ final class LiveConfig: Sendable {
     let locales: LocaleIndex
     /// The config's targeting rules, compiled once.
     let targeting: TargetingPlan
+    /// Every tab of the hierarchy with what decides whether a request has it, in document order.
+    let tabDeciders: [(id: String, decider: TabDecider)]
     /// The encodings of this version, built on first use.
     let cache: VersionCache
     /// What each registered build cannot open of this version, by the manifest's revision, computed on first use.
@@ -27,6 +29,7 @@ final class LiveConfig: Sendable {
         plan = config.mergePlan
         locales = LocaleIndex(config.availableLocales)
         targeting = TargetingPlan(config: config)
+        tabDeciders = targeting.tabDeciders
     }
 
     /// What the build of `registered` cannot open of this version, computed once per manifest.

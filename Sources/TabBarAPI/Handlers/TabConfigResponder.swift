@@ -18,7 +18,8 @@ final class TabConfigResponder: Responder {
     /// The route table: each route's handler, and for the two tab bars the answer from the request head.
     init(
         service: ServiceHandlers, tabBars: TabBarHandlers, customizations: CustomizationHandlers,
-        configs: ConfigHandlers, builds: BuildHandlers, admin: AdminHandlers, errors: ErrorResponder, maxBodySize: Int
+        configs: ConfigHandlers, builds: BuildHandlers, admin: AdminHandlers, ofrep: OFREPHandlers,
+        errors: ErrorResponder, maxBodySize: Int
     ) {
         let catalog = service.catalog
         self.service = service
@@ -75,6 +76,8 @@ final class TabConfigResponder: Responder {
             try builds.deleteBuild($0)
         }
         add("GET", "/v1/audit", waitsOnStore: true) { try admin.auditLog($0) }
+        add("POST", "/ofrep/v1/evaluate/flags") { try ofrep.evaluateFlags($0) }
+        add("POST", "/ofrep/v1/evaluate/flags/{key}") { try ofrep.evaluateFlag($0) }
         self.router = router
     }
 

@@ -131,7 +131,9 @@ struct JSONParser {
     private mutating func enterContainer() throws(JSONSyntaxError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
-            throw failure("nesting deeper than \(Self.maximumDepth) levels")
+            var error = failure("nesting deeper than \(Self.maximumDepth) levels")
+            error.isTooDeep = true
+            throw error
         }
     }
 
@@ -381,6 +383,8 @@ struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     var reason: String
     var line: Int
     var column: Int
+    /// The document is JSON nested deeper than ``JSONParser/maximumDepth``, not a syntax error as such.
+    var isTooDeep = false
 
     var description: String {
         "\(reason) at line \(line), column \(column)"

@@ -32,17 +32,14 @@ struct TabBarHandlers: Sendable {
         acceptEncoding: String?, ifNoneMatch: String?
     ) -> Response? {
         let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
-        let absence = catalog.absence(live, context: context)
+        let now = Date()
+        let outcome = defaultOutcome(live, context: context, locale: locale, at: now)
         guard !live.targeting.isEmpty else {
             return live.defaultAnswer(
-                locale: locale, outcome: Self.outcome(.everything, lacking: absence),
-                variesByLanguage: localeQuery == nil, varyHeader: nil, cacheControl: cache.publicCacheControl
+                locale: locale, outcome: outcome, variesByLanguage: localeQuery == nil, varyHeader: nil,
+                cacheControl: cache.publicCacheControl
             ).answer(acceptEncoding: acceptEncoding, ifNoneMatch: ifNoneMatch)
         }
-        var context = context
-        context.setLocale(locale)
-        let now = Date()
-        let outcome = Self.outcome(live.targeting.evaluate(context, at: now), lacking: absence)
         let answer = live.defaultAnswer(
             locale: locale, outcome: outcome, variesByLanguage: localeQuery == nil, varyHeader: contexts.countryHeader,
             cacheControl: cache.publicCacheControl)
@@ -56,6 +53,29 @@ struct TabBarHandlers: Sendable {
         validators.cacheControl = bounded
         if validators.matches(ifNoneMatch: ifNoneMatch) { return validators.notModified }
         return validators.jsonResponse(form.body)
+    }
+
+    /// The targeting outcome of the default tab bar on `live` for a checked context in `locale` at `now`, without what
+    /// the context's build cannot open.
+    func defaultOutcome(_ live: LiveConfig, context: RequestContext, locale: String, at now: Date) -> TargetingOutcome {
+        let absence = catalog.absence(live, context: context)
+        guard !live.targeting.isEmpty else { return Self.outcome(.everything, lacking: absence) }
+        var context = context
+        context.setLocale(locale)
+        return Self.outcome(live.targeting.evaluate(context, at: now), lacking: absence)
+    }
+
+    /// The default tab bar on `live` for a checked context and `?locale=` (which wins) or else `Accept-Language`: what
+    /// ``defaultResponse(_:context:localeQuery:acceptLanguage:acceptEncoding:ifNoneMatch:)`` answers, encoded, and its tag.
+    func defaultBar(
+        _ live: LiveConfig, context: RequestContext, localeQuery: String?, acceptLanguage: @autoclosure () -> String?
+    ) -> (encoded: EncodedTabBar, etag: String) {
+        let locale = live.resolveLocale(query: localeQuery, acceptLanguage: localeQuery == nil ? acceptLanguage() : nil)
+        let outcome = defaultOutcome(live, context: context, locale: locale, at: Date())
+        return (
+            live.encodedTabBar(locale: locale, outcome: outcome),
+            EntityTag.defaultTabs(version: live.stored.version, locale: locale, outcome: outcome.key)
+        )
     }
 
     /// `GET /v1/clients/{client}/users/{user}/tabs`: the tab bar for the request's context with the user's

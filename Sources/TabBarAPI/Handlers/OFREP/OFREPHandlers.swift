@@ -1,0 +1,101 @@
+import Foundation
+import MicroHTTP
+import TabBarModel
+
+/// OpenFeature remote evaluation (OFREP, docs/openfeature.md): the tab bar a context gets, read as flags. One
+/// resolution per request, by the tab-bar GETs' own code (``TabBarHandlers``); the flags are read off its result.
+struct OFREPHandlers: Sendable {
+    let catalog: Catalog
+    let tabBars: TabBarHandlers
+    let users: UserAccess
+    let contexts: ContextReader
+
+    /// `POST /ofrep/v1/evaluate/flags`: every flag of the context's client, with a strong tag of the outcome and a
+    /// `304` to `If-None-Match`. An unknown client is an invalid context.
+    func evaluateFlags(_ request: Request) throws -> Response {
+        do {
+            let (evaluation, localeGiven) = try resolve(request) { client in
+                .invalidContext("'client': there is no client '\(client)'")
+            }
+            let validators = CacheValidators(
+                etag: EntityTag.flags(tabBar: evaluation.etag), cacheControl: CachePolicy.privateCacheControl,
+                variesByLanguage: !localeGiven,
+                variesByHeader: evaluation.live.targeting.isEmpty ? nil : contexts.countryHeader)
+            if let notModified = validators.notModified(request) { return notModified }
+            return validators.jsonResponse(OFREPFlags(bar: evaluation).bulkBody())
+        } catch let error as OFREPError {
+            return error.response(key: nil)
+        }
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags/{key}`: one flag; `FLAG_NOT_FOUND` for a key the client lacks and for every key
+    /// of an unknown client.
+    func evaluateFlag(_ request: Request) throws -> Response {
+        let key = request.pathParameters["key"] ?? ""
+        do {
+            let (evaluation, _) = try resolve(request) { client in .flagNotFound(key, client: client) }
+            let flags = OFREPFlags(bar: evaluation)
+            guard let flag = flags.flag(key) else {
+                throw OFREPError.flagNotFound(key, client: evaluation.live.stored.client)
+            }
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            headers.add(name: "Cache-Control", value: CachePolicy.privateCacheControl)
+            return Response(status: 200, headers: headers, body: flags.body(of: flag))
+        } catch let error as OFREPError {
+            return error.response(key: key)
+        }
+    }
+
+    /// The tab bar the request's context gets, resolved as the tab-bar GETs resolve it: the user's when the context
+    /// has a `targetingKey`, else the default one; and whether the context named the locale. Throws an
+    /// ``OFREPError`` for the body and the context, `unknownClient`'s for a client with no live config, and the
+    /// user endpoints' 401 and 403.
+    private func resolve(
+        _ request: Request, unknownClient: (String) -> OFREPError
+    ) throws -> (OFREPFlags.ResolvedBar, localeGiven: Bool) {
+        guard !request.body.isEmpty else { throw OFREPError.parse("the body is empty; {\"context\": {...}} is expected") }
+        let json = try request.jsonBody()
+        let evaluation: EvaluationContext
+        switch EvaluationContext.decode(json: json, trustedCountry: contexts.countryHeader.flatMap { request.headers[$0] }) {
+        case .success(let decoded): evaluation = decoded
+        case .failure(.malformedJSON(let detail)): throw OFREPError.parse("the body is not JSON: \(detail)")
+        case .failure(.invalid(let detail)): throw OFREPError.invalidContext(detail)
+        }
+        guard let client = evaluation.client else {
+            throw OFREPError.invalidContext("'client' is required: the id of the client whose tab bar is evaluated")
+        }
+        let user = try self.user(evaluation.targetingKey, authorization: request.headers["Authorization"])
+        guard let live = catalog.live(client) else { throw unknownClient(client) }
+        let acceptLanguage = request.headers["Accept-Language"]
+        let absence = catalog.absence(live, context: evaluation.context)
+        guard let user else {
+            let (encoded, etag) = tabBars.defaultBar(
+                live, context: evaluation.context, localeQuery: evaluation.locale, acceptLanguage: acceptLanguage)
+            let bar = OFREPFlags.ResolvedBar(
+                live: live, encoded: encoded, body: encoded.defaultBody, etag: etag, tabIDs: encoded.defaultTabIDs,
+                isUsers: false, absence: absence)
+            return (bar, evaluation.locale != nil)
+        }
+        let answer = tabBars.userAnswer(
+            live, client: client, user: user, context: evaluation.context, localeQuery: evaluation.locale,
+            acceptLanguage: acceptLanguage, viaMe: false)
+        let (body, tabIDs) = answer.encoded.userBar(answer.saved)
+        let bar = OFREPFlags.ResolvedBar(
+            live: live, encoded: answer.encoded, body: body, etag: answer.validators.etag, tabIDs: tabIDs,
+            isUsers: true, absence: absence)
+        return (bar, evaluation.locale != nil)
+    }
+
+    /// The user the context names, by the user endpoints' rule (``UserAccess``): with user authentication, a token is
+    /// required (401) and `targetingKey` must be its subject (403); without, `targetingKey` as it is. Nil for the
+    /// default tab bar.
+    private func user(_ targetingKey: String?, authorization: String?) throws -> String? {
+        guard let targetingKey else {
+            guard users.authenticator != nil else { return nil }
+            _ = try users.user(pathUser: "me", authorization: authorization, verifying: true)
+            throw OFREPError.targetingKeyMissing
+        }
+        return try users.user(pathUser: targetingKey, authorization: authorization, verifying: true)
+    }
+}
