@@ -2,7 +2,8 @@
 # The whole test suite: installs what is missing, checks openapi.yaml and the Dockerfile, runs schemathesis
 # against the live server (conformance, then every check with user auth on), drives headless Chromium against it
 # (Tests/Browser: what a browser's HTTP cache shows, CORS, the admin console end to end, with screenshots in
-# .build/screenshots), has Prometheus scrape it (Tests/Metrics), revalidates
+# .build/screenshots), evaluates flags with OpenFeature's Python SDK (Tests/OpenFeature), has Prometheus scrape it
+# (Tests/Metrics), revalidates
 # both tab bars with OkHttp (Tests/Clients), builds the Swift client swift-openapi-generator makes of openapi.yaml and
 # drives every operation through it against a server with max-age=60 (Tests/Clients/OpenAPIGenerated: each answer
 # decodes, what URLSession's cache does), kills the server 200 times under concurrent writers
@@ -32,6 +33,9 @@ bash scripts/schemathesis.sh "$binary" --hostile
 
 echo "== browser: headless Chromium against the live server: HTTP cache, CORS, admin console (Tests/Browser)"
 SE_OFFLINE=true TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Browser
+
+echo "== OpenFeature's Python SDK and OFREP provider against the live server, answers checked on OFREP's schema (Tests/OpenFeature)"
+TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/OpenFeature
 
 echo "== Prometheus scraping the live server, promtool check metrics (Tests/Metrics)"
 TABCONFIG_BINARY="$binary" "$tools/pytest" -q -p no:cacheprovider Tests/Metrics

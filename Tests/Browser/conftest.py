@@ -2,61 +2,24 @@
 (Debian's chromium and chromium-driver, driven by selenium) with its own profile, so its HTTP cache starts empty."""
 
 import os
-import re
 import shutil
-import subprocess
+import sys
 import tempfile
-import time
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Support"))
+from tabconfig_server import Server, binary_under_test  # noqa: E402
+
 ADMIN_TOKEN = "browser-test-admin-token"
-
-
-class Server:
-    def __init__(self, binary, directory, arguments=()):
-        self.log_path = os.path.join(directory, "server.log")
-        self.log = open(self.log_path, "w")
-        environment = dict(os.environ, TABCONFIG_ADMIN_TOKEN=ADMIN_TOKEN)
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data-dir", os.path.join(directory, "store"), *arguments],
-            stderr=self.log, stdout=subprocess.DEVNULL, env=environment)
-        self.base = None
-        deadline = time.monotonic() + 30
-        while self.base is None and time.monotonic() < deadline:
-            with open(self.log_path) as log:
-                found = re.search(r"listening on (http://127\.0\.0\.1:\d+)", log.read())
-            if found:
-                self.base = found.group(1)
-            elif self.process.poll() is not None:
-                break
-            else:
-                time.sleep(0.05)
-        if self.base is None:
-            self.stop()
-            with open(self.log_path) as log:
-                raise RuntimeError("tabconfig did not start:\n" + log.read())
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=15)
-        self.log.close()
-
-
-def binary_under_test():
-    binary = os.environ.get("TABCONFIG_BINARY")
-    if not binary:
-        pytest.fail("TABCONFIG_BINARY names the tabconfig binary under test")
-    return binary
 
 
 @pytest.fixture
 def server():
     with tempfile.TemporaryDirectory(prefix="tabconfig-browser-") as directory:
-        started = Server(binary_under_test(), directory)
+        started = Server(binary_under_test(), directory, admin_token=ADMIN_TOKEN)
         try:
             yield started
         finally:
@@ -72,7 +35,7 @@ def start_server():
     def start(*arguments):
         directory = tempfile.TemporaryDirectory(prefix="tabconfig-browser-")
         directories.append(directory)
-        started.append(Server(binary_under_test(), directory.name, arguments))
+        started.append(Server(binary_under_test(), directory.name, arguments, admin_token=ADMIN_TOKEN))
         return started[-1]
 
     try:
