@@ -56,9 +56,6 @@ final class PreparedAnswer: Sendable {
         ContentCoding.negotiate(acceptEncoding, offered: offered).flatMap { forms[$0] }
     }
 
-    /// The identity form.
-    var identity: Form { forms[.identity]! }
-
     /// The prepared `304` of the selected form when `ifNoneMatch` names its tag, else its prepared `200`; nil when
     /// `acceptEncoding` refuses every form.
     func answer(acceptEncoding: String?, ifNoneMatch: String?) -> Response? {
