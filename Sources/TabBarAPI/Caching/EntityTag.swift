@@ -79,9 +79,21 @@ enum EntityTag {
         return false
     }
 
-    /// `If-Match`: true when `header` is `*` and a representation exists, or lists `tag` (strong comparison).
+    /// `tag` without the content coding ``encoded(_:_:)`` added: the tag of the representation whatever coding it
+    /// was sent in.
+    static func withoutCoding(_ tag: String) -> String {
+        for coding in ContentCoding.allCases where coding != .identity {
+            let suffix = ";" + coding.rawValue + "\""
+            if tag.hasSuffix(suffix) { return String(tag.dropLast(suffix.count)) + "\"" }
+        }
+        return tag
+    }
+
+    /// `If-Match`: true when `header` is `*` and a representation exists, or lists `tag` (strong comparison) in any
+    /// content coding: a writer that read the gzip or brotli form of the current representation holds its tag with
+    /// the coding added, and the write concerns the resource, not how it was sent.
     static func matchHolds(_ header: String, current tag: String?) -> Bool {
-        let candidates = list(header)
+        let candidates = list(header).map(withoutCoding)
         if candidates.contains("*") { return tag != nil }
         guard let tag else { return false }
         return candidates.contains(tag)

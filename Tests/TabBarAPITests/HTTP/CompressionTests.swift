@@ -120,6 +120,28 @@ struct CompressionTests {
         }
     }
 
+    @Test("A write's If-Match and If-None-Match name the resource in any coding: the tag of a compressed read holds")
+    func writeConditions() throws {
+        try TestApp.with { app in
+            let read = try app.request(
+                "GET", "/v1/clients/ios-phone/config", headers: TestApp.admin + [("Accept-Encoding", "gzip")])
+            let tag = try #require(read.headers["ETag"])
+            #expect(tag.hasSuffix(";gzip\""))
+            let live = try #require((try JSONSerialization.jsonObject(with: Data(try Self.gunzip(read.body))))
+                as? [String: Any])
+            let document = try #require(live["config"])
+            let stale = try app.request(
+                "PUT", "/v1/clients/ios-phone/config", headers: TestApp.admin + [("If-None-Match", tag)], json: document)
+            #expect(stale.status == 412, "If-None-Match naming the live version in gzip refuses the write")
+            let written = try app.request(
+                "PUT", "/v1/clients/ios-phone/config", headers: TestApp.admin + [("If-Match", tag)], json: document)
+            #expect(written.status == 201, "\(written.text)")
+            let again = try app.request(
+                "PUT", "/v1/clients/ios-phone/config", headers: TestApp.admin + [("If-Match", tag)], json: document)
+            #expect(again.status == 412, "the tag names version 1, no longer live")
+        }
+    }
+
     @Test("Requests compress nothing: the bodies compressed are counted once per prepared answer (a real process)")
     func noCompressionPerRequest() throws {
         let directory = try TemporaryDirectory("compression")

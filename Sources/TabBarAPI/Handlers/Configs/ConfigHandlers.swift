@@ -141,7 +141,8 @@ struct ConfigHandlers: Sendable {
             expectedVersion = current ?? 0
         }
         if let ifNoneMatch = request.headers["If-None-Match"] {
-            if let currentTag, EntityTag.noneMatchHits(ifNoneMatch, currentTag) { throw APIError.revisionMismatch }
+            let named = EntityTag.list(ifNoneMatch).map(EntityTag.withoutCoding).joined(separator: ", ")
+            if let currentTag, EntityTag.noneMatchHits(named, currentTag) { throw APIError.revisionMismatch }
             if current == nil, EntityTag.list(ifNoneMatch).contains("*") { expectedVersion = 0 }
         }
         return expectedVersion
