@@ -1,5 +1,6 @@
 # Shared by the benchmark scripts (sourced, not run): root/sudo, installs and builds, free ports, wrk latencies,
-# CPU time per request, TARGET lines (thresholds from Benchmarks/Thresholds/), results files (Benchmarks/results/).
+# CPU time per request, FIGURE and TARGET lines (thresholds from Benchmarks/Thresholds/), results files
+# (Benchmarks/results/: what a script printed, and its figures and targets as JSON).
 
 # as_root COMMAND…: runs it as root, through sudo when not root already.
 as_root() {
@@ -139,6 +140,12 @@ wrk_errors() {
 failed=0
 targets=()
 
+# figure NAME VALUE [UNIT]: prints "FIGURE NAME VALUE UNIT", a measured figure (what Benchmarks/scaling.py reads, and
+# the results' JSON file keeps).
+figure() {
+  echo "FIGURE $1 $2${3:+ $3}"
+}
+
 # The script's thresholds: Benchmarks/Thresholds/<script name>.txt, one target a line, "NAME OP VALUE" (OP: >=, <=
 # or ==; # starts a comment).
 thresholds_file=Benchmarks/Thresholds/$(basename "$0" .sh).txt
@@ -183,23 +190,26 @@ commit_id() {
 # results_start: from here on, what the script prints (stdout) is also kept, under a header naming the UTC date, the
 # commit, the machine, the command with its BENCH_* settings, the tabconfig binary and the thresholds file;
 # results_save then writes it to Benchmarks/results/<script name>/<UTC date>-<commit>.md (…-2.md, …-3.md when that
-# exists). BENCH_RESULTS=0: nothing is kept.
+# exists), and beside it the same name ending in .json: those facts, every FIGURE line as {"value", "unit"} under
+# "figures" and every TARGET line as {"name", "measured", "op", "required", "pass"} under "targets", and "passed"
+# (every target passed). BENCH_RESULTS=0: nothing is kept.
 results_start() {
   [ "${BENCH_RESULTS:-1}" != 0 ] || return 0
-  local settings
   results_name=$(basename "$0" .sh)
   results_date=$(date -u +%Y-%m-%d)
+  results_time=$(date -u '+%Y-%m-%d %H:%M:%S')
   results_commit=$(commit_id)
-  settings=$(env | grep -E '^BENCH_[A-Z_]*=' | sort | tr '\n' ' ' || true)
+  results_machine=$(machine)
+  results_settings=$(env | grep -E '^BENCH_[A-Z_]*=' | sort | tr '\n' ' ' || true)
   mkdir -p .build-bench
   results_log=$(mktemp "$(pwd)/.build-bench/results.XXXXXX")
   {
     echo "# Benchmarks/$results_name.sh"
     echo
-    echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
+    echo "- date: $results_time UTC"
     echo "- commit: $results_commit (\`git rev-parse --short HEAD\`; -dirty: the work tree differed from it)"
-    echo "- machine: $(machine) (at the start)"
-    echo "- command: \`Benchmarks/$results_name.sh\`; settings: ${settings:-none}"
+    echo "- machine: $results_machine (at the start)"
+    echo "- command: \`Benchmarks/$results_name.sh\`; settings: ${results_settings:-none}"
     echo "- tabconfig: ${TABCONFIG_BINARY:-none}"
     [ ! -f "$thresholds_file" ] ||
       echo "- thresholds: [Thresholds/$results_name.txt](../../Thresholds/$results_name.txt) at that commit"
@@ -231,10 +241,44 @@ results_save() {
     n=$((n + 1))
     file=$base-$n.md
   done
+  results_json "$results_log" >"${file%.md}.json"
   chmod 644 "$results_log"
   mv "$results_log" "$file"
   results_log=
-  echo "results: $file" >&2
+  echo "results: $file, ${file%.md}.json" >&2
+}
+
+# results_json LOG: the JSON of results_save, from the FIGURE and TARGET lines of the kept output LOG.
+results_json() {
+  python3 - "$1" "$results_name" "$results_time" "$results_commit" "$results_machine" "${results_settings:-}" \
+    "${TABCONFIG_BINARY:-}" "$thresholds_file" <<'PYTHON'
+import json, os, re, sys
+
+log, script, time, commit, machine, settings, binary, thresholds = sys.argv[1:9]
+figures, targets = {}, []
+for line in open(log, encoding="utf-8", errors="replace"):
+    line = line.rstrip("\n")
+    if match := re.match(r"^FIGURE (\S+) (\S+)(?: (.*))?$", line):
+        try:
+            value = float(match.group(2))
+        except ValueError:
+            value = None
+        figures[match.group(1)] = {"value": value, "unit": match.group(3) or ""}
+    elif match := re.match(r"^TARGET (\S+): (\S+) \((?:required (\S+) (\S+)|.*)\) (PASS|FAIL)$", line):
+        try:
+            measured = float(match.group(2))
+        except ValueError:
+            measured = None
+        required = float(match.group(4)) if match.group(4) else None
+        targets.append({"name": match.group(1), "measured": measured, "op": match.group(3), "required": required,
+                        "pass": match.group(5) == "PASS"})
+print(json.dumps({
+    "script": f"Benchmarks/{script}.sh", "date": f"{time} UTC", "commit": commit, "machine": machine,
+    "settings": settings.split(), "tabconfig": binary or None,
+    "thresholds": thresholds if os.path.exists(thresholds) else None,
+    "passed": all(target["pass"] for target in targets), "figures": figures, "targets": targets,
+}, indent=2))
+PYTHON
 }
 
 # pgbench_upsert NAME URL DIR [POSTMASTER_PID]: the PostgreSQL reference of the durable-write scenarios on the

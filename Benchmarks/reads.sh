@@ -6,7 +6,10 @@
 # ceiling and the floor only), and a user's tab bar with five tabs the user opened (scenario user-5-open, tabconfig, the
 # ceiling and the floor only), and the default tab bar for an app build whose registered manifest holds 2,000 names
 # (scenario manifest-default, tabconfig only: against the same GET naming a build that has no manifest, scenario
-# no-manifest, measured in the same rounds on the same process), and the default tab bar in brotli (scenario
+# no-manifest, measured in the same rounds on the same process), and the tab bars of 10,000 distinct users read
+# round-robin (scenario users-10k: users u0 … u9999 as Tests/Tools/BenchmarkSeeder writes them, 4 to 7 tabs and 0 or
+# 1 hidden each, asked for in turn by Benchmarks/many-users.lua; tabconfig and the ceiling, which answers every such
+# path with the bytes of the user of median size), and the default tab bar in brotli (scenario
 # get-default-br: Accept-Encoding: br, the form prepared once with the answer; tabconfig only, against its identity
 # GET of get-default measured back to back on the same process in every round) and its revalidation with the br
 # form's tag (scenario revalidate-default-br, tabconfig only), against references serving the same bytes at the same
@@ -16,7 +19,8 @@
 # (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads (nproc - 1, at least 1:
 # wrk's one thread holds a core) and the same wrk command; the servers all start first and the rounds are interleaved
 # (each round measures every server in turn, one at a time), so that a slow stretch of a shared machine lands on all
-# of them. Prints a table of requests/s, p50/p99, the server's CPU per request of that run (user + system
+# of them. tabconfig runs as shipped: access log (to a file) and metrics on. Prints a table of requests/s, p50/p99,
+# the server's CPU per request of that run (user + system
 # microseconds, from /proc: steadier than requests/s on a shared machine, since wrk and the server split two cores)
 # and tabconfig ÷ reference, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
@@ -38,10 +42,11 @@
 # comparison under the same interleaving; in the targeting and open-tab scenarios too when it answers them with
 # tabconfig's bytes, in manifest-default when it registers the manifest and answers with tabconfig's tabs),
 # BENCH_BASELINE_ENV (NAME=VALUE words for the baseline only, e.g.
-# TABCONFIG_ACCESS_LOG=true with the same binary as baseline to measure what the access log costs: tabconfig runs
-# without one, as nginx does), BENCH_SCENARIOS (the scenarios to run, separated by spaces or commas, default all of
-# get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user context-default
-# context-user user-5-open manifest-default; only the servers and references those need are built and started, and
+# TABCONFIG_ACCESS_LOG=false with the same binary as baseline to measure what the access log costs),
+# BENCH_USERS (the users of users-10k, default 10000), BENCH_SCENARIOS (the scenarios to run, separated by spaces or
+# commas, default all of get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user
+# context-default context-user user-5-open manifest-default users-10k; only the servers and references those need are
+# built and started, and
 # only their TARGET lines are printed; e.g. BENCH_SCENARIOS=manifest-default runs tabconfig alone, manifest-default
 # against no-manifest, and BENCH_SCENARIOS=get-default-br tabconfig alone, get-default-br against its get-default).
 set -euo pipefail
@@ -55,7 +60,7 @@ connections=64
 
 # The scenarios to run (BENCH_SCENARIOS), in the table's order.
 all_scenarios=(get-default get-default-br get-user revalidate-default revalidate-default-br revalidate-user
-  context-default context-user user-5-open manifest-default)
+  context-default context-user user-5-open manifest-default users-10k)
 IFS=$', \t' read -r -a requested <<<"${BENCH_SCENARIOS:-${all_scenarios[*]}}"
 scenarios=()
 for scenario in "${requested[@]}"; do
@@ -76,7 +81,7 @@ selected() {
 # The ceiling and the floor serve the context-free, targeting and open-tab bodies; nginx and Hummingbird the
 # context-free ones.
 need_references=0
-selected get-default get-user context-default context-user user-5-open && need_references=1
+selected get-default get-user context-default context-user user-5-open users-10k && need_references=1
 need_static=0
 selected get-default get-user && need_static=1
 # The compressed scenarios: tabconfig (and a baseline answering as it does) alone, the identity GET of get-default
@@ -119,6 +124,11 @@ if [ "$need_references" = 1 ]; then
   echo "reads: swift build -c release --package-path Benchmarks/http-floor (MicroHTTP on its own)"
   build swift build -c release --package-path Benchmarks/http-floor --product HTTPFloor
   http_floor="$(swift build -c release --package-path Benchmarks/http-floor --show-bin-path)/HTTPFloor"
+fi
+if selected users-10k; then
+  echo "reads: swift build -c release --scratch-path .build-bench --product BenchmarkSeeder"
+  build swift build -c release --scratch-path .build-bench --product BenchmarkSeeder
+  seeder="$(swift build -c release --scratch-path .build-bench --show-bin-path)/BenchmarkSeeder"
 fi
 if [ "$need_static" = 1 ]; then
   echo "reads: swift build -c release --package-path Benchmarks/hummingbird-reference (minutes the first time)"
@@ -361,10 +371,18 @@ declare -A server_pid_of
 
 # tabconfig first: it answers the bodies every reference then serves.
 source scripts/server.sh
+# Scenario users-10k: the users are written into a tabconfig's store before it opens it (the seeder publishes the
+# sample config on an empty one, as the first start does).
+export BENCH_USERS=${BENCH_USERS:-10000}
+seed_users() {
+  selected users-10k || return 0
+  "$seeder" "$1/store" --count "$BENCH_USERS" --samples 0 >"$1/seeder.log" 2>&1 ||
+    { cat "$1/seeder.log" >&2; echo "reads: the seeder failed" >&2; exit 1; }
+}
 mkdir -p "$work/tabconfig"
-# No access log, as nginx runs without one: BENCH_BASELINE_ENV=TABCONFIG_ACCESS_LOG=true measures what it costs.
-start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
-  TABCONFIG_ACCESS_LOG=false
+seed_users "$work/tabconfig"
+# As shipped: the access log (into server.log) and the metrics on.
+start_server "$TABCONFIG_BINARY" "$work/tabconfig" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads"
 server_pids+=("$server_pid")
 server_pid_of[tabconfig]=$server_pid
 base="http://127.0.0.1:$port"
@@ -389,6 +407,30 @@ if selected manifest-default; then
   mv "$work/manifest-tabs.json" "$www/manifest-default.json"
   mv "$work/no-manifest-tabs.json" "$www/no-manifest.json"
 fi
+# Scenario users-10k: the sizes of the users' tab bars (every 100th user's), and the one of median size, which the
+# ceiling serves for every user's path.
+if selected users-10k; then
+  users_line=$(python3 - "$port" "$BENCH_USERS" "$www/many-users.json" <<'PYTHON'
+import http.client, sys
+
+port, users, median_file = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+bodies = []
+for user in range(0, users, 100):
+    connection.request("GET", f"/v1/clients/ios-phone/users/u{user}/tabs?locale=en")
+    answer = connection.getresponse()
+    body = answer.read()
+    if answer.status != 200:
+        sys.exit(f"reads: GET of user u{user}'s tab bar answered {answer.status}: {body[:300]!r}")
+    bodies.append(body)
+bodies.sort(key=len)
+median = bodies[len(bodies) // 2]
+open(median_file, "wb").write(median)
+print(f"{len(bodies)} of them read, {len(bodies[0])} to {len(bodies[-1])} bytes, "
+      f"{sum(map(len, bodies)) / len(bodies):.0f} on average; the ceiling serves one of {len(median)} bytes")
+PYTHON
+) || exit 1
+fi
 # The default tab bar in each coding, raw: the byte-size targets, and the br form the compressed scenarios ask for.
 if [ "$need_compressed" = 1 ]; then
   coded_default "$base" tabconfig identity && coded_default "$base" tabconfig gzip &&
@@ -407,6 +449,10 @@ echo "bodies: default tab bar $default_bytes bytes ($default_path$query)," \
 echo "open tabs: user tab bar with five open tabs $(wc -c <"$www$opener_path") bytes ($opener_path$query)"
 echo "targeting: default tab bar $(wc -c <"$www$context_default_path") bytes ($context_default_path$context_query)," \
   "user tab bar $(wc -c <"$www$context_user_path") bytes ($context_user_path$context_query)"
+if selected users-10k; then
+  echo "users: $BENCH_USERS users (u0 … u$((BENCH_USERS - 1)), seeded) read in turn (Benchmarks/many-users.lua);" \
+    "$users_line"
+fi
 if selected manifest-default; then
   same=differ
   cmp -s "$www/manifest-default.json" "$www/no-manifest.json" && same="are byte-identical"
@@ -500,9 +546,10 @@ services=(tabconfig)
 
 if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   mkdir -p "$work/baseline"
+  seed_users "$work/baseline"
   # shellcheck disable=SC2086 # BENCH_BASELINE_ENV is a list of NAME=VALUE words.
   start_server "$BENCH_BASELINE_BINARY" "$work/baseline" TABCONFIG_ADMIN_TOKEN=bench TABCONFIG_THREADS="$threads" \
-    TABCONFIG_ACCESS_LOG=false ${BENCH_BASELINE_ENV:-}
+    ${BENCH_BASELINE_ENV:-}
   server_pids+=("$server_pid")
   server_pid_of[baseline]=$server_pid
   bases[baseline]="http://127.0.0.1:$port"
@@ -552,9 +599,11 @@ fi
 
 if [ "$need_references" = 1 ]; then
   port=$(free_port)
+  many_users_route=()
+  selected users-10k && many_users_route=("/v1/clients/ios-phone/users/u*=$www/many-users.json")
   "$work/ceiling" --port "$port" "${ceiling_flags[@]}" "$default_path=$www$default_path" "$user_path=$www$user_path" \
     "$context_default_path=$www$context_default_path" "$context_user_path=$www$context_user_path" \
-    "$opener_path=$www$opener_path" >"$work/ceiling.log" 2>&1 &
+    "$opener_path=$www$opener_path" "${many_users_route[@]}" >"$work/ceiling.log" 2>&1 &
   server_pids+=($!)
   server_pid_of[ceiling]=$!
   wait_ready "http://127.0.0.1:$port$default_path" "$work/ceiling.log"
@@ -624,6 +673,29 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ] && selected context-default context-user 
     echo "baseline: left out of the targeting and open-tab scenarios (it cannot answer them as tabconfig does)"
   fi
 fi
+# Scenario users-10k: tabconfig, a baseline that answers the users with tabconfig's bytes (every 100th compared)
+# and the ceiling, which must answer any of them with the median one's.
+users_servers=()
+if selected users-10k; then
+  users_servers=(tabconfig ceiling)
+  curl -sf -o "$work/check.json" "${bases[ceiling]}/v1/clients/ios-phone/users/u4242/tabs$query" &&
+    cmp -s "$work/check.json" "$www/many-users.json" ||
+    { echo "reads: the ceiling does not answer a seeded user's path with the median user's bytes" >&2; exit 1; }
+  if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
+    same=1
+    for ((user = 0; user < BENCH_USERS; user += 100)); do
+      path=/v1/clients/ios-phone/users/u$user/tabs$query
+      curl -sf -o "$work/check.json" "${bases[baseline]}$path" && curl -sf -o "$work/check-2.json" "$base$path" &&
+        cmp -s "$work/check.json" "$work/check-2.json" || { same=0; break; }
+    done
+    if [ "$same" = 1 ]; then
+      users_servers=(tabconfig baseline ceiling)
+      echo "baseline: every 100th seeded user's tab bar byte-identical to tabconfig's"
+    else
+      echo "baseline: left out of users-10k (it cannot answer it as tabconfig does)"
+    fi
+  fi
+fi
 # Scenario manifest-default: tabconfig, and a baseline that registers the manifest and answers both GETs with
 # tabconfig's bytes (a build from before manifests does not).
 manifest_servers=()
@@ -661,6 +733,9 @@ if selected context-default context-user user-5-open; then
     wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$opener_path$query" >/dev/null 2>&1 || true
   done
 fi
+for server in "${users_servers[@]}"; do
+  wrk -t1 -c"$connections" -d"${warmup}s" -s Benchmarks/many-users.lua "${bases[$server]}" >/dev/null 2>&1 || true
+done
 for server in "${manifest_servers[@]}"; do
   for manifest_or_not in "$manifest_query" "$no_manifest_query"; do
     wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$default_path$manifest_or_not" >/dev/null 2>&1 || true
@@ -697,6 +772,9 @@ for ((round = 0; round < rounds; round++)); do
     selected context-user && measure context-user "$server" "${bases[$server]}$context_user_path$context_query" "$round"
     selected user-5-open && measure user-5-open "$server" "${bases[$server]}$opener_path$query" "$round"
   done
+  for server in "${users_servers[@]}"; do
+    measure users-10k "$server" "${bases[$server]}" "$round" -s Benchmarks/many-users.lua
+  done
   # With and without the manifest back to back on the same process, which first alternating by round.
   for server in "${manifest_servers[@]}"; do
     if ((round % 2 == 0)); then
@@ -718,6 +796,7 @@ servers_of() {
     revalidate-*) echo "${services[@]}" ;;
     context-* | user-5-open) echo "${context_servers[@]}" ;;
     manifest-default | no-manifest) echo "${manifest_servers[@]}" ;;
+    users-10k) echo "${users_servers[@]}" ;;
   esac
 }
 
@@ -828,18 +907,24 @@ if [ -n "${BENCH_BASELINE_BINARY:-}" ]; then
   echo "baseline: $BENCH_BASELINE_BINARY (the tabconfig ÷ server column of its rows is tabconfig ÷ baseline)"
 fi
 echo
-# What scripts/scaling.py reads.
-if selected get-default get-user context-default context-user user-5-open; then
-  for scenario in get-default get-user context-default context-user user-5-open; do
-    selected "$scenario" || continue
-    echo "FIGURE ${scenario//-/_}_rps ${rps[$scenario/tabconfig]} requests/s"
+# Every median as a figure (Benchmarks/lib.sh): SCENARIO_rps for tabconfig (what scripts/scaling.py reads),
+# SCENARIO_SERVER_rps for the others, and each one's CPU per request.
+for scenario in "${measured[@]}"; do
+  for server in $(servers_of "$scenario"); do
+    name=${scenario//-/_}
+    [ "$server" = tabconfig ] || name+=_$server
+    figure "${name}_rps" "${rps[$scenario/$server]}" requests/s
+    figure "${name}_cpu_us" "$(awk -v c="${cpu[$scenario/$server]}" \
+      'BEGIN { split(c, x, "+"); printf "%.1f", x[1] + x[2] }')" "us/request"
   done
-  echo
-fi
+done
+echo
 
 # The ratio targets of the scenarios run, from Benchmarks/Thresholds/reads.txt.
 if selected get-default; then
   target get-default/ceiling "$(ratio get-default ceiling)"
+  target floor/ceiling "$(awk -v a="${rps[get-default/floor]}" -v b="${rps[get-default/ceiling]}" \
+    'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
   target get-default/nginx "$(ratio get-default nginx)"
   target get-default/hummingbird "$(ratio get-default hummingbird)"
 fi
@@ -847,6 +932,7 @@ selected get-user && target get-user/ceiling "$(ratio get-user ceiling)"
 selected context-default && target context-default/ceiling "$(ratio context-default ceiling)"
 selected context-user && target context-user/ceiling "$(ratio context-user ceiling)"
 selected user-5-open && target user-5-open/ceiling "$(ratio user-5-open ceiling)"
+selected users-10k && target users-10k/ceiling "$(ratio users-10k ceiling)"
 selected manifest-default &&
   target manifest-default/no-manifest "$(scenario_ratio tabconfig manifest-default no-manifest)"
 selected get-default-br && target get-default-br/get-default "$(scenario_ratio tabconfig get-default-br get-default)"

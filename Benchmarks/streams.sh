@@ -161,8 +161,8 @@ PYTHON
 read -r _ fanout reference idle idle_reference missed < <(grep '^RESULT ' "$work/result")
 stop_server || { echo "streams: the server did not exit cleanly" >&2; failed=1; }
 idle_added=$(awk -v a="$idle" -v b="$idle_reference" 'BEGIN { d = a - b; printf "%.1f", d < 0 ? 0 : d }')
-echo "FIGURE stream_fanout_ms $fanout ms/$((subscribers + 1)) streams"
-echo "FIGURE stream_idle_cpu_ms_per_s $idle_added ms/s/$((subscribers + 1)) streams"
+figure stream_fanout_ms "$fanout" "ms/$((subscribers + 1)) streams"
+figure stream_idle_cpu_ms_per_s "$idle_added" "ms/s/$((subscribers + 1)) streams"
 target streams/fanout-ms "$fanout"
 target streams/idle-cpu-added-ms-per-s "$idle_added"
 target errors/streams/missed-events "$missed" "==" 0

@@ -1,10 +1,12 @@
 /* The ceiling for tabconfig's stack: a minimal libmicrohttpd server that answers GET of each given path with the
-   given file's bytes as application/json (404 with no body for any other path), from responses created once
+   given file's bytes as application/json (404 with no body for any other path; a PATH ending in '*' takes every path
+   that starts with what comes before it), from responses created once
    (MHD_RESPMEM_PERSISTENT) and shared by every request. Same daemon flags and limits as the service
    (Sources/MicroHTTP/Daemon/Daemon.swift, Sources/CMicroHTTPD/shim.h), so what it measures is libmicrohttpd itself with
    nothing of ours on top.
 
-     ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo] PATH=FILE [PATH=FILE...]
+     ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo]
+             PATH[*]=FILE [PATH[*]=FILE...]
 
    --mode picks how connections are polled (default poll, like the service); --threads the internal thread pool
    (default 4, like TABCONFIG_THREADS; 1 = one internal polling thread; ignored with per-connection); --turbo adds
@@ -25,6 +27,7 @@
 struct route
 {
   const char *path;
+  size_t prefix_length; /* 0: the path must equal `path`; else it must start with its first prefix_length bytes */
   struct MHD_Response *response;
 };
 
@@ -50,7 +53,8 @@ answer (void *cls, struct MHD_Connection *connection, const char *url, const cha
   if (0 != *upload_data_size || 0 != strcmp (method, MHD_HTTP_METHOD_GET))
     return MHD_NO;
   for (size_t i = 0; i < route_count; i++)
-    if (0 == strcmp (url, routes[i].path))
+    if (0 == (routes[i].prefix_length ? strncmp (url, routes[i].path, routes[i].prefix_length)
+                                      : strcmp (url, routes[i].path)))
       return MHD_queue_response (connection, MHD_HTTP_OK, routes[i].response);
   return MHD_queue_response (connection, MHD_HTTP_NOT_FOUND, not_found);
 }
@@ -99,7 +103,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo] "
-                   "PATH=FILE [PATH=FILE...]\n");
+                   "PATH[*]=FILE [PATH[*]=FILE...]\n");
   return 2;
 }
 
@@ -133,6 +137,9 @@ main (int argc, char **argv)
         return 1;
       }
       routes[route_count].path = argv[i];
+      size_t length = strlen (argv[i]);
+      if ('*' == argv[i][length - 1])
+        routes[route_count].prefix_length = length - 1;
       routes[route_count].response = MHD_create_response_from_buffer (size, bytes, MHD_RESPMEM_PERSISTENT);
       if (NULL == routes[route_count].response
           || MHD_NO == MHD_add_response_header (routes[route_count].response, MHD_HTTP_HEADER_CONTENT_TYPE,
