@@ -15,8 +15,18 @@ final class PreparedAnswer: Sendable {
         let notModified: Response
     }
 
-    private let forms: [ContentCoding: Form]
+    /// The forms by ``slot(_:)`` (an array, not a dictionary: every request looks one up, and `ContentCoding`
+    /// hashes its raw value).
+    private let forms: [Form?]
     private let offered: [ContentCoding]
+
+    private static func slot(_ coding: ContentCoding) -> Int {
+        switch coding {
+        case .identity: 0
+        case .gzip: 1
+        case .brotli: 2
+        }
+    }
 
     /// Prepares `body` of `contentType` under `validators` (identity's) in each coding worth it; `headers` go on
     /// every `200` and `304` besides the validators'.
@@ -32,7 +42,7 @@ final class PreparedAnswer: Sendable {
                 }
             }
         }
-        var forms: [ContentCoding: Form] = [:]
+        var forms = [Form?](repeating: nil, count: 3)
         let identity = bodies.isEmpty ? validators : validators.encoded(.identity)
         for (coding, bytes) in [(ContentCoding.identity, body)] + bodies {
             let validators = coding == .identity ? identity : validators.encoded(coding)
@@ -42,7 +52,7 @@ final class PreparedAnswer: Sendable {
                 fresh.add(name: name, value: value)
                 same.add(name: name, value: value)
             }
-            forms[coding] = Form(
+            forms[Self.slot(coding)] = Form(
                 validators: validators, body: bytes,
                 response: Response(prepared: PreparedResponse(status: 200, headers: fresh, body: bytes)),
                 notModified: Response(prepared: PreparedResponse(status: 304, headers: same, body: Data())))
@@ -53,7 +63,7 @@ final class PreparedAnswer: Sendable {
 
     /// The form `acceptEncoding` selects; nil when it refuses them all (a `406`).
     func form(acceptEncoding: String?) -> Form? {
-        ContentCoding.negotiate(acceptEncoding, offered: offered).flatMap { forms[$0] }
+        ContentCoding.negotiate(acceptEncoding, offered: offered).flatMap { forms[Self.slot($0)] }
     }
 
     /// The prepared `304` of the selected form when `ifNoneMatch` names its tag, else its prepared `200`; nil when
