@@ -624,6 +624,18 @@ if [ "$need_references" = 1 ]; then
   server_pid_of[floor]=$!
   wait_ready "http://127.0.0.1:$port$default_path" "$work/floor.log"
   bases[floor]="http://127.0.0.1:$port"
+
+  # get-default's third reference: the ceiling creating a response per request, with the default tab bar's header
+  # fields and an X-Request-Id of its own, as MicroHTTP must (the floor's own C part).
+  if selected get-default; then
+    port=$(free_port)
+    "$work/ceiling" --port "$port" "${ceiling_flags[@]}" --per-request "$www$default_path.fields" \
+      "$default_path=$www$default_path" "$user_path=$www$user_path" >"$work/per-request.log" 2>&1 &
+    server_pids+=($!)
+    server_pid_of[per-request]=$!
+    wait_ready "http://127.0.0.1:$port$default_path" "$work/per-request.log"
+    bases[per-request]="http://127.0.0.1:$port"
+  fi
 fi
 
 if [ "$need_static" = 1 ]; then
@@ -649,10 +661,12 @@ fi
 
 # The references serve plain application/json; a baseline tabconfig and the floor answer as tabconfig does.
 tabconfig_type=$(curl -sf -o /dev/null -w '%{content_type}' "$base$default_path$query")
-for server in "${servers[@]}"; do
+per_request=()
+[ -z "${bases[per-request]:-}" ] || per_request=(per-request)
+for server in "${servers[@]}" "${per_request[@]}"; do
   case $server in
     tabconfig) ;;
-    baseline | floor) verify "$server" "${bases[$server]}" "$tabconfig_type" ;;
+    baseline | floor | per-request) verify "$server" "${bases[$server]}" "$tabconfig_type" ;;
     *) verify "$server" "${bases[$server]}" application/json ;;
   esac
 done
@@ -721,6 +735,9 @@ if selected get-default get-default-br get-user revalidate-default revalidate-de
     done
   done
 fi
+for server in "${per_request[@]}"; do
+  wrk -t1 -c"$connections" -d"${warmup}s" "${bases[$server]}$default_path$query" >/dev/null 2>&1 || true
+done
 for server in "${br_servers[@]}"; do
   wrk -t1 -c"$connections" -d"${warmup}s" -H 'Accept-Encoding: br' "${bases[$server]}$default_path$query" \
     >/dev/null 2>&1 || true
@@ -766,6 +783,9 @@ for ((round = 0; round < rounds; round++)); do
     selected revalidate-user && measure revalidate-user "$server" "${bases[$server]}$user_path$query" "$round" \
       -H "If-None-Match: ${tags[$server/user]}"
   done
+  for server in "${per_request[@]}"; do
+    measure get-default "$server" "${bases[$server]}$default_path$query" "$round"
+  done
   for server in "${context_servers[@]}"; do
     selected context-default &&
       measure context-default "$server" "${bases[$server]}$context_default_path$context_query" "$round"
@@ -790,7 +810,8 @@ done
 # servers_of SCENARIO: the servers that scenario measured.
 servers_of() {
   case $1 in
-    get-default) if selected get-default; then echo "${servers[@]}"; else echo "${br_servers[@]}"; fi ;;
+    get-default)
+      if selected get-default; then echo "${servers[@]}" "${per_request[@]}"; else echo "${br_servers[@]}"; fi ;;
     get-default-br | revalidate-default-br) echo "${br_servers[@]}" ;;
     get-*) echo "${servers[@]}" ;;
     revalidate-*) echo "${services[@]}" ;;
@@ -836,6 +857,7 @@ declare -A label=(
   [baseline]="tabconfig baseline"
   [ceiling]="C libmicrohttpd (ceiling)"
   [floor]="MicroHTTP only (floor)"
+  [per-request]="C, response per request"
   [nginx]="nginx static"
   [hummingbird]="Hummingbird 2"
 )
@@ -894,7 +916,17 @@ if selected revalidate-default-br; then
   done
 fi
 # The floor against the ceiling: the most a handler on MicroHTTP could reach of each ratio target (one whose target
-# is above it cannot pass without making MicroHTTP itself cheaper).
+# is above it cannot pass without making MicroHTTP itself cheaper); and for get-default, the most a server can reach
+# that gives each response its own X-Request-Id, as MicroHTTP does (the ceiling creating a response per request).
+if [ ${#per_request[@]} -gt 0 ]; then
+  awk -v a="${rps[get-default/per-request]}" -v b="${rps[get-default/ceiling]}" -v f="${rps[get-default/floor]}" \
+    -v ca="${cpu[get-default/per-request]}" -v cb="${cpu[get-default/ceiling]}" -v cf="${cpu[get-default/floor]}" \
+    'BEGIN { split(ca, p, "+"); split(cb, c, "+"); split(cf, m, "+")
+      printf "get-default: a response per request (C) ÷ ceiling %.2f, floor ÷ it %.2f; CPU per request over the",
+        a / b, f / a
+      printf " ceiling: a response per request %.1f us, MicroHTTP %.1f us more\n", p[1] + p[2] - c[1] - c[2],
+        m[1] + m[2] - p[1] - p[2] }'
+fi
 for scenario in get-default get-user context-default context-user user-5-open; do
   selected "$scenario" || continue
   awk -v s="$scenario" -v a="${rps[$scenario/floor]}" -v b="${rps[$scenario/ceiling]}" \

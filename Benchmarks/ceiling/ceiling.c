@@ -5,9 +5,12 @@
    (Sources/MicroHTTP/Daemon/Daemon.swift, Sources/CMicroHTTPD/shim.h), so what it measures is libmicrohttpd itself with
    nothing of ours on top.
 
-     ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo]
+     ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo] [--per-request FIELDS]
              PATH[*]=FILE [PATH[*]=FILE...]
 
+   --per-request FIELDS answers as MicroHTTP must: a response created for every request over the same bytes, with
+   the header fields of the file FIELDS (`Name: value` a line, as Benchmarks/reads.sh's fields_of writes them) and an
+   X-Request-Id of its own, destroyed once queued: the least any server answering each request with its own id does.
    --mode picks how connections are polled (default poll, like the service); --threads the internal thread pool
    (default 4, like TABCONFIG_THREADS; 1 = one internal polling thread; ignored with per-connection); --turbo adds
    MHD_USE_TURBO. Listens on 127.0.0.1 until SIGINT or SIGTERM. Built by Benchmarks/reads.sh:
@@ -23,13 +26,23 @@
 #include <microhttpd.h>
 
 #define MAX_ROUTES 16
+#define MAX_FIELDS 16
 
 struct route
 {
   const char *path;
   size_t prefix_length; /* 0: the path must equal `path`; else it must start with its first prefix_length bytes */
   struct MHD_Response *response;
+  const char *bytes;
+  size_t size;
 };
+
+/* --per-request: the fields every response gets, and the requests answered so far (one thread: no lock). */
+static int per_request;
+static char *field_names[MAX_FIELDS];
+static char *field_values[MAX_FIELDS];
+static size_t field_count;
+static unsigned long long requests_answered;
 
 static struct route routes[MAX_ROUTES];
 static size_t route_count;
@@ -55,8 +68,43 @@ answer (void *cls, struct MHD_Connection *connection, const char *url, const cha
   for (size_t i = 0; i < route_count; i++)
     if (0 == (routes[i].prefix_length ? strncmp (url, routes[i].path, routes[i].prefix_length)
                                       : strcmp (url, routes[i].path)))
-      return MHD_queue_response (connection, MHD_HTTP_OK, routes[i].response);
+    {
+      if (!per_request)
+        return MHD_queue_response (connection, MHD_HTTP_OK, routes[i].response);
+      struct MHD_Response *response
+        = MHD_create_response_from_buffer (routes[i].size, (void *) routes[i].bytes, MHD_RESPMEM_PERSISTENT);
+      if (NULL == response)
+        return MHD_NO;
+      for (size_t f = 0; f < field_count; f++)
+        MHD_add_response_header (response, field_names[f], field_values[f]);
+      char id[32];
+      snprintf (id, sizeof (id), "5f3c9a1e-%llx", ++requests_answered);
+      MHD_add_response_header (response, "X-Request-Id", id);
+      enum MHD_Result queued = MHD_queue_response (connection, MHD_HTTP_OK, response);
+      MHD_destroy_response (response);
+      return queued;
+    }
   return MHD_queue_response (connection, MHD_HTTP_NOT_FOUND, not_found);
+}
+
+/* Reads the `Name: value` lines of text into field_names and field_values; 0 on success. */
+static int
+read_fields (char *text)
+{
+  for (char *line = strtok (text, "\r\n"); NULL != line; line = strtok (NULL, "\r\n"))
+  {
+    char *colon = strchr (line, ':');
+    if (NULL == colon || field_count == MAX_FIELDS)
+      return 1;
+    *colon = '\0';
+    char *value = colon + 1;
+    while (' ' == *value)
+      value++;
+    field_names[field_count] = line;
+    field_values[field_count] = value;
+    field_count++;
+  }
+  return 0;
 }
 
 /* Reads a whole file into memory that lives as long as the process. */
@@ -103,6 +151,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: ceiling --port PORT [--mode poll|epoll|select|per-connection] [--threads N] [--turbo] "
+                   "[--per-request FIELDS] "
                    "PATH[*]=FILE [PATH[*]=FILE...]\n");
   return 2;
 }
@@ -125,6 +174,24 @@ main (int argc, char **argv)
       mode = argv[++i];
     else if (0 == strcmp (argv[i], "--turbo"))
       flags |= MHD_USE_TURBO;
+    else if (0 == strcmp (argv[i], "--per-request") && i + 1 < argc)
+    {
+      size_t size = 0;
+      char *text = read_file (argv[++i], &size);
+      char *terminated = NULL == text ? NULL : realloc (text, size + 1);
+      if (NULL == terminated)
+      {
+        fprintf (stderr, "ceiling: cannot read %s\n", argv[i]);
+        return 1;
+      }
+      terminated[size] = '\0';
+      if (0 != read_fields (terminated))
+      {
+        fprintf (stderr, "ceiling: %s is not `Name: value` lines (at most %d)\n", argv[i], MAX_FIELDS);
+        return 1;
+      }
+      per_request = 1;
+    }
     else if (NULL != strchr (argv[i], '=') && '/' == argv[i][0] && route_count < MAX_ROUTES)
     {
       char *separator = strchr (argv[i], '=');
@@ -140,6 +207,8 @@ main (int argc, char **argv)
       size_t length = strlen (argv[i]);
       if ('*' == argv[i][length - 1])
         routes[route_count].prefix_length = length - 1;
+      routes[route_count].bytes = bytes;
+      routes[route_count].size = size;
       routes[route_count].response = MHD_create_response_from_buffer (size, bytes, MHD_RESPMEM_PERSISTENT);
       if (NULL == routes[route_count].response
           || MHD_NO == MHD_add_response_header (routes[route_count].response, MHD_HTTP_HEADER_CONTENT_TYPE,
