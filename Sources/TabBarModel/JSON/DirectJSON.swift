@@ -77,6 +77,18 @@ public enum DirectJSON {
     /// control characters as `\u00XX`, everything else as its UTF-8 bytes.
     public static func appendString(_ string: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole from their contiguous UTF-8.
+        let copied = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            body.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
+            body.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): body.append(contentsOf: #"\""#.utf8)

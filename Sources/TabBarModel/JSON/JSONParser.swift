@@ -140,7 +140,27 @@ struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
-        var buffer: [UInt8] = []
+        // Most strings hold no escape: made straight from the document's bytes, with no buffer to copy them into
+        // (an OFREP context is a dozen short strings parsed on every request).
+        var end = index
+        while end < bytes.count, bytes[end] != Byte.quote, bytes[end] != Byte.backslash, bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == Byte.quote {
+            let content = bytes[index..<end]
+            if let string = String(validating: content, as: UTF8.self) {
+                index = end + 1
+                return string
+            }
+            guard replacingInvalidUTF8 else {
+                index = start
+                throw failure("string is not valid UTF-8")
+            }
+            index = end + 1
+            return String(decoding: content, as: UTF8.self)
+        }
+        var buffer = Array(bytes[index..<end])
+        index = end
         while true {
             guard index < bytes.count else {
                 throw failure("unterminated string")
