@@ -143,11 +143,18 @@ struct JSONParser {
         // Most strings hold no escape: made straight from the document's bytes, with no buffer to copy them into
         // (an OFREP context is a dozen short strings parsed on every request).
         var end = index
+        var highBits: UInt8 = 0
         while end < bytes.count, bytes[end] != Byte.quote, bytes[end] != Byte.backslash, bytes[end] >= 0x20 {
+            highBits |= bytes[end]
             end += 1
         }
         if end < bytes.count, bytes[end] == Byte.quote {
             let content = bytes[index..<end]
+            // ASCII needs no validation (`String(validating:)` takes a generic, unspecialized path).
+            if highBits < 0x80 {
+                index = end + 1
+                return content.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            }
             if let string = String(validating: content, as: UTF8.self) {
                 index = end + 1
                 return string

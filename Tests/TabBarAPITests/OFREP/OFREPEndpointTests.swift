@@ -169,6 +169,12 @@ struct OFREPEndpointTests {
             try expect(empty, 400, "PARSE_ERROR", key: nil)
             let noContext = try app.request("POST", "/ofrep/v1/evaluate/flags", json: ["ctx": [:] as [String: Any]])
             try expect(noContext, 400, "INVALID_CONTEXT", key: nil)
+            for name in ["client", "targetingKey", "locale"] {
+                let twice = #"{"context":{"client":"shop-app","targetingKey":"ann","locale":"en","\#(name)":"x"}}"#
+                let response = try app.request(
+                    "POST", "/ofrep/v1/evaluate/flags", headers: TestApp.json, body: Data(twice.utf8))
+                try expect(response, 400, "INVALID_CONTEXT", key: nil, mentioning: "'\(name)' is given more than once")
+            }
         }
     }
 

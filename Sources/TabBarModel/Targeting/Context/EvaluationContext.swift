@@ -62,7 +62,9 @@ extension EvaluationContext {
     ) -> Result<EvaluationContext, EvaluationContextProblem> {
         var result = EvaluationContext(client: nil)
         var parser = RequestContextParser()
-        var seen: Set<String> = []
+        var seenClient = false
+        var seenTargetingKey = false
+        var seenLocale = false
         for member in members {
             let name = member.key
             let own = name == "client" || name == "targetingKey" || name == "locale"
@@ -76,19 +78,24 @@ extension EvaluationContext {
                 }
                 continue
             }
-            guard seen.insert(name).inserted else { return .failure(.invalid("'\(name)' is given more than once")) }
             switch name {
             case "client":
+                guard !seenClient else { return .failure(.invalid("'client' is given more than once")) }
+                seenClient = true
                 guard Identifiers.isValidClient(value) else {
                     return .failure(.invalid("'client': a client id matches \(Identifiers.clientPattern)"))
                 }
                 result.client = value
             case "targetingKey":
+                guard !seenTargetingKey else { return .failure(.invalid("'targetingKey' is given more than once")) }
+                seenTargetingKey = true
                 guard value.isEmpty || Identifiers.isValidUser(value) else {
                     return .failure(.invalid("'targetingKey': a user id matches \(Identifiers.userPattern)"))
                 }
                 result.targetingKey = value.isEmpty ? nil : value
             default:
+                guard !seenLocale else { return .failure(.invalid("'locale' is given more than once")) }
+                seenLocale = true
                 guard isValidLocaleTag(value) else {
                     return .failure(.invalid("'locale': '\(value.prefix(64))' is not a BCP 47 language tag"))
                 }
