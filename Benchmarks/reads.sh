@@ -7,28 +7,27 @@
 # ceiling and the floor only), and the default tab bar for an app build whose registered manifest holds 2,000 names
 # (scenario manifest-default, tabconfig only: against the same GET naming a build that has no manifest, scenario
 # no-manifest, measured in the same rounds on the same process), and the tab bars of 10,000 distinct users read
-# round-robin (scenario users-10k: users u0 … u9999 as Tests/Tools/BenchmarkSeeder writes them, 4 to 7 tabs and 0 or
-# 1 hidden each, asked for in turn by Benchmarks/many-users.lua; tabconfig and the ceiling, which answers every such
-# path with the bytes of the user of median size), and the default tab bar in brotli (scenario
-# get-default-br: Accept-Encoding: br, the form prepared once with the answer; tabconfig only, against its identity
-# GET of get-default measured back to back on the same process in every round) and its revalidation with the br
-# form's tag (scenario revalidate-default-br, tabconfig only), against references serving the same bytes at the same
-# paths: a minimal libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack), tabconfig's own HTTP
-# layer answering with prepared responses and nothing on top (Benchmarks/http-floor/, the floor: the most any handler
-# on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a minimal Hummingbird 2 app
-# (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads (nproc - 1, at least 1:
-# wrk's one thread holds a core) and the same wrk command; the servers all start first and the rounds are interleaved
-# (each round measures every server in turn, one at a time), so that a slow stretch of a shared machine lands on all
-# of them. tabconfig runs as shipped: access log (to a file) and metrics on. Prints a table of requests/s, p50/p99,
-# the server's CPU per request of that run (user + system
-# microseconds, from /proc: steadier than requests/s on a shared machine, since wrk and the server split two cores)
-# and tabconfig ÷ reference, and lines
-#   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
-# for the ratio targets (Benchmarks/Thresholds/reads.txt) and for zero non-2xx responses and socket errors in every
-# run, and, with the compressed scenarios, for the default tab bar's brotli and gzip bytes ÷ its identity bytes
-# (bytes/br/identity, bytes/gzip/identity: curl's raw bytes, no --compressed). Exits 1 if any is FAIL. What it
-# prints from the first server's start on is also written to Benchmarks/results/reads/<UTC date>-<commit>.md
-# (Benchmarks/lib.sh, results_start).
+# round-robin (scenario users-10k: users u0 … u9999 as Tests/Tools/BenchmarkSeeder writes them, 4 to 7 tabs and 0 or 1
+# hidden each, asked for in turn by Benchmarks/many-users.lua; tabconfig and the ceiling, which answers every such path
+# with the bytes of the user of median size), and the default tab bar in brotli (scenario get-default-br:
+# Accept-Encoding: br, the form prepared once with the answer; tabconfig only, against its identity GET of get-default
+# measured back to back on the same process in every round) and its revalidation with the br form's tag (scenario
+# revalidate-default-br, tabconfig only), against references serving the same bytes at the same paths: a minimal
+# libmicrohttpd C program (Benchmarks/ceiling/, the ceiling of this stack; in get-default also the same program creating
+# a response per request with tabconfig's header fields and an id of its own, as MicroHTTP must, "C, response per
+# request"), tabconfig's own HTTP layer answering with prepared responses and nothing on top (Benchmarks/http-floor/,
+# the floor: the most any handler on MicroHTTP can reach), nginx serving them as static files (Benchmarks/nginx/) and a
+# minimal Hummingbird 2 app (Benchmarks/hummingbird-reference/). Every server gets the same number of worker threads
+# (nproc - 1, at least 1: wrk's one thread holds a core) and the same wrk command; the servers all start first and the
+# rounds are interleaved (each round measures every server in turn, one at a time), so that a slow stretch of a shared
+# machine lands on all of them. tabconfig runs as shipped: access log (to a file) and metrics on. Prints a table of
+# requests/s, p50/p99, the server's CPU per request of that run (user + system microseconds, from /proc: steadier than
+# requests/s on a shared machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
+# TARGET <name>: <measured> (required <op> <value>) PASS|FAIL for the ratio targets (Benchmarks/Thresholds/reads.txt)
+# and for zero non-2xx responses and socket errors in every run, and, with the compressed scenarios, for the default tab
+# bar's brotli and gzip bytes ÷ its identity bytes (bytes/br/identity, bytes/gzip/identity: curl's raw bytes, no
+# --compressed). Exits 1 if any is FAIL. What it prints from the first server's start on is also written to
+# Benchmarks/results/reads/<UTC date>-<commit>.md (Benchmarks/lib.sh, results_start).
 #
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
