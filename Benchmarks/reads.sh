@@ -22,12 +22,14 @@
 # rounds are interleaved (each round measures every server in turn, one at a time), so that a slow stretch of a shared
 # machine lands on all of them. tabconfig runs as shipped: access log (to a file) and metrics on. Prints a table of
 # requests/s, p50/p99, the server's CPU per request of that run (user + system microseconds, from /proc: steadier than
-# requests/s on a shared machine, since wrk and the server split two cores) and tabconfig ÷ reference, and lines
-# TARGET <name>: <measured> (required <op> <value>) PASS|FAIL for the ratio targets (Benchmarks/Thresholds/reads.txt)
-# and for zero non-2xx responses and socket errors in every run, and, with the compressed scenarios, for the default tab
-# bar's brotli and gzip bytes ÷ its identity bytes (bytes/br/identity, bytes/gzip/identity: curl's raw bytes, no
-# --compressed). Exits 1 if any is FAIL. What it prints from the first server's start on is also written to
-# Benchmarks/results/reads/<UTC date>-<commit>.md (Benchmarks/lib.sh, results_start).
+# requests/s on a shared machine, since wrk and the server split two cores) and tabconfig ÷ reference, a FIGURE line
+# per scenario and server (median requests/s, CPU per request), and lines
+#   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
+# for the ratio targets (Benchmarks/Thresholds/reads.txt) and for zero non-2xx responses and socket errors in every
+# run, and, with the compressed scenarios, for the default tab bar's brotli and gzip bytes ÷ its identity bytes
+# (bytes/br/identity, bytes/gzip/identity: curl's raw bytes, no --compressed). Exits 1 if any is FAIL. What it prints
+# from the first server's start on is also written to Benchmarks/results/reads/<UTC date>-<commit>.md, its figures and
+# targets to the .json beside it (Benchmarks/lib.sh, results_start).
 #
 #   Benchmarks/reads.sh          (usually run by Benchmarks/run.sh, which builds tabconfig once for every scenario)
 #
