@@ -17,18 +17,10 @@ struct AccessLogLine {
     /// Appends `text` when it is a token that needs no quoting or escaping (visible ASCII other than `"` and `\`),
     /// else `?`.
     mutating func appendToken(_ text: String) {
-        let appended = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.isEmpty, utf8.allSatisfy(Self.isTokenByte) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        switch appended {
-        case true?: break
-        case false?: bytes.append(UInt8(ascii: "?"))
-        case nil:
-            let isToken = !text.isEmpty && text.utf8.allSatisfy(Self.isTokenByte)
-            if isToken { bytes.append(contentsOf: text.utf8) } else { bytes.append(UInt8(ascii: "?")) }
-        }
+        let isToken =
+            text.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(Self.isTokenByte) }
+            ?? (!text.isEmpty && text.utf8.allSatisfy(Self.isTokenByte))
+        if isToken { append(text) } else { bytes.append(UInt8(ascii: "?")) }
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

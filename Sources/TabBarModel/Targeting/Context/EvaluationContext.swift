@@ -62,9 +62,8 @@ extension EvaluationContext {
     ) -> Result<EvaluationContext, EvaluationContextProblem> {
         var result = EvaluationContext(client: nil)
         var parser = RequestContextParser()
-        var seenClient = false
-        var seenTargetingKey = false
-        var seenLocale = false
+        // The context's own names met so far, a bit each (client 1, targetingKey 2, locale 4).
+        var seen = 0
         for member in members {
             let name = member.key
             let own = name == "client" || name == "targetingKey" || name == "locale"
@@ -78,24 +77,21 @@ extension EvaluationContext {
                 }
                 continue
             }
+            let bit = name == "client" ? 1 : name == "targetingKey" ? 2 : 4
+            guard seen & bit == 0 else { return .failure(.invalid("'\(name)' is given more than once")) }
+            seen |= bit
             switch name {
             case "client":
-                guard !seenClient else { return .failure(.invalid("'client' is given more than once")) }
-                seenClient = true
                 guard Identifiers.isValidClient(value) else {
                     return .failure(.invalid("'client': a client id matches \(Identifiers.clientPattern)"))
                 }
                 result.client = value
             case "targetingKey":
-                guard !seenTargetingKey else { return .failure(.invalid("'targetingKey' is given more than once")) }
-                seenTargetingKey = true
                 guard value.isEmpty || Identifiers.isValidUser(value) else {
                     return .failure(.invalid("'targetingKey': a user id matches \(Identifiers.userPattern)"))
                 }
                 result.targetingKey = value.isEmpty ? nil : value
             default:
-                guard !seenLocale else { return .failure(.invalid("'locale' is given more than once")) }
-                seenLocale = true
                 guard isValidLocaleTag(value) else {
                     return .failure(.invalid("'locale': '\(value.prefix(64))' is not a BCP 47 language tag"))
                 }
