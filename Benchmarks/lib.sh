@@ -111,6 +111,13 @@ print_machine() {
   machine
 }
 
+# fields_of URL FILE [CURL OPTION…]: writes to FILE the header fields the answer to URL (a GET, unless the options
+# say otherwise) has that the floor (Benchmarks/http-floor) sends as they are: Content-Type, Cache-Control, ETag,
+# Vary (libmicrohttpd and MicroHTTP add Date, Content-Length, X-Request-Id).
+fields_of() {
+  curl -sf -D - -o /dev/null "${@:3}" "$1" | tr -d '\r' | grep -iE '^(content-type|cache-control|etag|vary):' >"$2"
+}
+
 # free_port: a TCP port free on 127.0.0.1 right now.
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -10,7 +10,8 @@
 # floor's bulk ÷ user-tabs, and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for bulk/user-tabs (Benchmarks/Thresholds/ofrep.txt) and for zero non-2xx responses and socket errors. Exits 1 if
-# any is FAIL. What it prints is also written to Benchmarks/results/ofrep/<UTC date>-<commit>.md.
+# any is FAIL. What it prints is also written to Benchmarks/results/ofrep/<UTC date>-<commit>.md, its figures and
+# targets to the .json beside it.
 #
 #   Benchmarks/ofrep.sh
 #
@@ -64,23 +65,20 @@ grep -qF "$(cat "$work/get.json")" "$work/bulk.json" ||
 echo "ofrep: tab bar $(wc -c <"$work/get.json") bytes, bulk answer $(wc -c <"$work/bulk.json") bytes" \
   "($(grep -o '"key":' "$work/bulk.json" | wc -l) flags)"
 
-# The floor: both answers with the header fields tabconfig sends as they are (libmicrohttpd and MicroHTTP add Date,
-# Content-Length, X-Request-Id).
-curl -sf -D - -o /dev/null "$get_url" | tr -d '\r' | grep -iE '^(content-type|cache-control|etag|vary):' \
-  >"$work/get.fields"
-curl -sf -D - -o /dev/null -X POST -H 'Content-Type: application/json' -d "$OFREP_BODY" \
-  "$base/ofrep/v1/evaluate/flags" | tr -d '\r' | grep -iE '^(content-type|cache-control|etag|vary):' \
-  >"$work/bulk.fields"
+# The floor: both answers, with the header fields of tabconfig's (fields_of).
+fields_of "$get_url" "$work/get.fields"
+fields_of "$base/ofrep/v1/evaluate/flags" "$work/bulk.fields" -X POST -H 'Content-Type: application/json' \
+  -d "$OFREP_BODY"
 floor_port=$(free_port)
 "$http_floor" "$floor_port" "$threads" "$get_path=$work/get.json,$work/get.fields" \
   "/ofrep/v1/evaluate/flags=$work/bulk.json,$work/bulk.fields" >"$work/floor.log" 2>&1 &
 floor_pid=$!
 floor_base="http://127.0.0.1:$floor_port"
 for _ in $(seq 1 200); do
-  curl -sf -o /dev/null "$floor_base${get_url#"$base"}" && break
+  curl -sf -o /dev/null "$floor_base$get_path?$query" && break
   sleep 0.05
 done
-curl -sf -o "$work/floor-get.json" "$floor_base${get_url#"$base"}" && cmp -s "$work/floor-get.json" "$work/get.json" &&
+curl -sf -o "$work/floor-get.json" "$floor_base$get_path?$query" && cmp -s "$work/floor-get.json" "$work/get.json" &&
   curl -sf -o "$work/floor-bulk.json" -X POST -H 'Content-Type: application/json' -d "$OFREP_BODY" \
     "$floor_base/ofrep/v1/evaluate/flags" && cmp -s "$work/floor-bulk.json" "$work/bulk.json" ||
   { cat "$work/floor.log" >&2; echo "ofrep: the floor does not answer both requests with tabconfig's bytes" >&2; exit 1; }
@@ -96,7 +94,7 @@ run() {
   if [[ $1 == *bulk ]]; then
     output=$(wrk -t1 -c"$connections" -d"$2s" --latency -s Benchmarks/ofrep-bulk.lua "$url" 2>&1) || true
   else
-    output=$(wrk -t1 -c"$connections" -d"$2s" --latency "$url${get_url#"$base"}" 2>&1) || true
+    output=$(wrk -t1 -c"$connections" -d"$2s" --latency "$url$get_path?$query" 2>&1) || true
   fi
   after=$(cpu_ticks "$pid")
   printf '%s\nCPU %s\n' "$output" "$(cpu_per_request "$before" "$after" "$(wrk_requests <<<"$output")")"

@@ -329,12 +329,6 @@ prepare_manifest() {
       return 1; }
 }
 
-# fields_of URL FILE: writes to FILE the header fields a GET of URL answers that the floor sends as they are
-# (Content-Type, Cache-Control, ETag, Vary; libmicrohttpd and MicroHTTP add Date, Content-Length, X-Request-Id).
-fields_of() {
-  curl -sf -D - -o /dev/null "$1" | tr -d '\r' | grep -iE '^(content-type|cache-control|etag|vary):' >"$2"
-}
-
 # etag_of URL: the ETag a GET of URL answers.
 etag_of() {
   curl -sfI "$1" | tr -d '\r' | sed -n 's/^[Ee][Tt][Aa][Gg]: //p'
