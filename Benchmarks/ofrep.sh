@@ -3,11 +3,13 @@
 # Benchmarks/targeted-config.json (three conditions, a rollout, an experiment), wrk measures
 #   user-tabs  GET /v1/clients/bench-targeted/users/bench-user/tabs?<context>
 #   bulk       POST /ofrep/v1/evaluate/flags {"context": {"client", "targetingKey": "bench-user", <the same context>}}
-# (Benchmarks/ofrep-bulk.lua), and the same two requests answered by the floor (Benchmarks/http-floor: MicroHTTP with
-# no handler, serving tabconfig's two answers with their header fields; floor-user-tabs and floor-bulk: what a POST
-# with a JSON body and the longer answer cost MicroHTTP before any handler runs), in interleaved rounds (each round
-# runs all four in turn), and prints a table of the median requests/s, p50/p99 and the server's CPU per request, the
-# floor's bulk ÷ user-tabs, and lines
+# (Benchmarks/ofrep-bulk.lua), bulk-many-users (that evaluation for 10,000 users in turn, more than the bulk answers a
+# version keeps, so that most are built for the request: what a first evaluation costs), and the same two requests
+# answered by the floor (Benchmarks/http-floor: MicroHTTP with no handler, serving tabconfig's two answers with their
+# header fields; floor-user-tabs and floor-bulk: what a POST with a JSON body and the longer answer cost MicroHTTP
+# before any handler runs), in interleaved rounds (each round runs all five in turn), and prints a table of the median
+# requests/s, p50/p99 and the server's CPU per request, the floor's bulk ÷ user-tabs, bulk-many-users ÷ user-tabs,
+# and lines
 #   TARGET <name>: <measured> (required <op> <value>) PASS|FAIL
 # for bulk/user-tabs (Benchmarks/Thresholds/ofrep.txt) and for zero non-2xx responses and socket errors. Exits 1 if
 # any is FAIL. What it prints is also written to Benchmarks/results/ofrep/<UTC date>-<commit>.md, its figures and
@@ -91,8 +93,9 @@ run() {
   local before after output pid=$server_pid url=$base
   case $1 in floor-*) pid=$floor_pid url=$floor_base ;; esac
   before=$(cpu_ticks "$pid")
-  if [[ $1 == *bulk ]]; then
-    output=$(wrk -t1 -c"$connections" -d"$2s" --latency -s Benchmarks/ofrep-bulk.lua "$url" 2>&1) || true
+  if [[ $1 == *bulk* ]]; then
+    output=$(BENCH_USERS=$([[ $1 == *many-users ]] && echo 10000 || echo 0) \
+      wrk -t1 -c"$connections" -d"$2s" --latency -s Benchmarks/ofrep-bulk.lua "$url" 2>&1) || true
   else
     output=$(wrk -t1 -c"$connections" -d"$2s" --latency "$url$get_path?$query" 2>&1) || true
   fi
@@ -104,7 +107,7 @@ rps_of() {
   sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' | head -n 1
 }
 
-scenarios=(user-tabs bulk floor-user-tabs floor-bulk)
+scenarios=(user-tabs bulk bulk-many-users floor-user-tabs floor-bulk)
 declare -A runs
 for scenario in "${scenarios[@]}"; do run "$scenario" "$warmup" >/dev/null; done
 for round in $(seq 1 "$rounds"); do
@@ -136,6 +139,8 @@ awk -v b="${rps[floor-bulk]}" -v g="${rps[floor-user-tabs]}" -v cb="${cpu[floor-
     printf "floor (MicroHTTP, no handler): bulk ÷ user-tabs %.2f; CPU per request %.1f us against %.1f us\n",
       b / g, cb, cg
     printf "handlers (tabconfig over the floor): bulk %.1f us, user-tabs %.1f us\n", tb - cb, tg - cg }'
+awk -v m="${rps[bulk-many-users]}" -v g="${rps[user-tabs]}" \
+  'BEGIN { printf "bulk-many-users (answers built per request) ÷ user-tabs %.2f\n", m / g }'
 for scenario in "${scenarios[@]}"; do
   figure "${scenario//-/_}_rps" "${rps[$scenario]}" requests/s
   figure "${scenario//-/_}_cpu_us" "${cpu[$scenario]}" us/request

@@ -1,15 +1,21 @@
+import Foundation
 import MicroHTTP
 import Synchronization
 
 /// What is built from one live version on first use and reused while the version is live: the encoded tab bar per
-/// locale and targeting outcome, and the prepared default answers (with their compressed forms). It belongs to the ``LiveConfig`` holding it, so a
-/// publish or delete, which replaces that value, drops it with the version.
+/// locale and targeting outcome, the prepared default answers (with their compressed forms) and the OFREP bulk
+/// answers. It belongs to the ``LiveConfig`` holding it, so a publish or delete, which replaces that value, drops it
+/// with the version.
 ///
 /// Each kind keeps at most ``maximumEntries``: the outcomes of a config are bounded by its rules, but a config with
-/// many independent rules has many; past the bound, answers are built for the request and not kept.
+/// many independent rules has many; past the bound, answers are built for the request and not kept. The bulk
+/// answers are keyed by user and revision too, so their keys go stale as users save: a full bulk cache (by entries
+/// or by ``maximumFlagAnswerBytes``) drops every answer and starts over.
 final class VersionCache: Sendable {
     /// The most entries of each kind kept.
     static let maximumEntries = 4096
+    /// The most bytes of bulk answers kept.
+    static let maximumFlagAnswerBytes = 8 << 20
 
     private struct TabBarKey: Hashable {
         var locale: String
@@ -25,6 +31,7 @@ final class VersionCache: Sendable {
     private let tabBars = Mutex<[TabBarKey: EncodedTabBar]>([:])
     private let answers = Mutex<[AnswerKey: PreparedAnswer]>([:])
     private let config = Mutex<PreparedAnswer?>(nil)
+    private let flagAnswers = Mutex(FlagAnswers())
     /// Where hits and misses are counted.
     private let lookups: CacheLookups?
 
@@ -58,6 +65,19 @@ final class VersionCache: Sendable {
         }
     }
 
+    /// The OFREP bulk answer of the outcome tagged `tag` (the bulk's own tag: locale, outcome, and the user and their
+    /// revision for a user's bar); `build` makes it on a miss.
+    func flagAnswer(tag: String, build: () -> Data) -> Data {
+        if let hit = flagAnswers.withLock({ $0.entries[tag] }) {
+            lookups?.record(hit: true)
+            return hit
+        }
+        lookups?.record(hit: false)
+        let answer = build()
+        flagAnswers.withLock { $0.insert(answer, for: tag) }
+        return answer
+    }
+
     private func cached<Key: Hashable & Sendable, Value: Sendable>(
         _ key: Key, in cache: borrowing Mutex<[Key: Value]>, build: () -> Value
     ) -> Value {
@@ -74,5 +94,25 @@ final class VersionCache: Sendable {
             }
             return value
         }
+    }
+}
+
+/// The bulk answers of a version, bounded by ``VersionCache/maximumEntries`` and
+/// ``VersionCache/maximumFlagAnswerBytes``.
+private struct FlagAnswers {
+    private(set) var entries: [String: Data] = [:]
+    private var bytes = 0
+
+    /// Keeps `answer`; when that would pass a bound, first drops every answer kept (those of users who no longer ask
+    /// go with them). An answer over a tenth of the bytes is not kept.
+    mutating func insert(_ answer: Data, for tag: String) {
+        let size = answer.count + tag.utf8.count
+        guard size <= VersionCache.maximumFlagAnswerBytes / 10, entries[tag] == nil else { return }
+        if entries.count >= VersionCache.maximumEntries || bytes + size > VersionCache.maximumFlagAnswerBytes {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        entries[tag] = answer
+        bytes += size
     }
 }

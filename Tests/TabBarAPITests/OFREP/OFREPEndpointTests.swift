@@ -133,6 +133,42 @@ struct OFREPEndpointTests {
         }
     }
 
+    @Test("bulk answers kept per tag: the same context twice answers the same bytes; a save, a manifest, a publish change them")
+    func bulkAnswersFollowChanges() throws {
+        try TestApp.with { app in
+            try app.publish("shop-app", Self.shopConfig)
+            let context: [String: Any] = [
+                "client": "shop-app", "targetingKey": "alice", "platform": "ios", "appVersion": "5.3.0", "deviceId": "d1",
+            ]
+            let getPath = "/v1/clients/shop-app/users/alice/tabs?platform=ios&appVersion=5.3.0&deviceId=d1"
+            let first = try Self.bulk(app, context)
+            #expect(try Self.bulk(app, context).body == first.body)
+            #expect(try Self.flags(first)["tab.shop"]?["value"] as? Bool == true)
+
+            #expect(try app.saveOrder("shop-app", "alice", order: ["profile", "home"], hidden: []).status == 200)
+            let saved = try Self.bulk(app, context)
+            #expect(saved.headers["ETag"] != first.headers["ETag"])
+            #expect(saved.text.contains(try app.request("GET", getPath).text), "the saved order, not the kept answer")
+            #expect(try Self.bulk(app, context, headers: [("If-None-Match", try #require(first.headers["ETag"]))]).status == 200)
+
+            let manifest = try app.request(
+                "PUT", "/v1/clients/shop-app/builds/ios/5.3.0", headers: TestApp.admin,
+                json: ["viewControllers": ["HomeViewController", "ProfileViewController"]])
+            #expect(manifest.status == 201)
+            let lacking = try Self.bulk(app, context)
+            #expect(try Self.flags(lacking)["tab.shop"]?["value"] as? Bool == false)
+            #expect(try Self.flags(lacking)["tab.shop"]?["reason"] as? String == "TARGETING_MATCH")
+            #expect(lacking.text.contains(try app.request("GET", getPath).text))
+
+            var republished = Self.shopConfig
+            republished["experiments"] = nil
+            try app.publish("shop-app", republished)
+            let published = try Self.flags(try Self.bulk(app, context))
+            #expect(published["experiment.layout"] == nil)
+            #expect(published.values.allSatisfy { ($0["metadata"] as? [String: Any])?["version"] as? Int == 2 })
+        }
+    }
+
     @Test("errors in OFREP's shapes: FLAG_NOT_FOUND, INVALID_CONTEXT, PARSE_ERROR")
     func errors() throws {
         try TestApp.with { app in

@@ -11,18 +11,23 @@ struct OFREPHandlers: Sendable {
     let contexts: ContextReader
 
     /// `POST /ofrep/v1/evaluate/flags`: every flag of the context's client, with a strong tag of the outcome and a
-    /// `304` to `If-None-Match`. An unknown client is an invalid context.
+    /// `304` to `If-None-Match`, answered before the merge. The answer of each tag is kept with the version
+    /// (``VersionCache``): a provider that polls without `If-None-Match` is answered from memory until the outcome or
+    /// the user's revision changes. An unknown client is an invalid context.
     func evaluateFlags(_ request: Request) throws -> Response {
         do {
-            let (evaluation, localeGiven) = try resolve(request) { client in
+            let resolution = try resolve(request) { client in
                 .invalidContext("'client': there is no client '\(client)'")
             }
             let validators = CacheValidators(
-                etag: EntityTag.flags(tabBar: evaluation.etag), cacheControl: CachePolicy.privateCacheControl,
-                variesByLanguage: !localeGiven,
-                variesByHeader: evaluation.live.targeting.isEmpty ? nil : contexts.countryHeader)
+                etag: EntityTag.flags(tabBar: resolution.etag), cacheControl: CachePolicy.privateCacheControl,
+                variesByLanguage: !resolution.localeGiven,
+                variesByHeader: resolution.live.targeting.isEmpty ? nil : contexts.countryHeader)
             if let notModified = validators.notModified(request) { return notModified }
-            return validators.jsonResponse(OFREPFlags(bar: evaluation).bulkBody())
+            let body = resolution.live.cache.flagAnswer(tag: validators.etag) {
+                OFREPFlags(bar: resolution.bar()).bulkBody()
+            }
+            return validators.jsonResponse(body)
         } catch let error as OFREPError {
             return error.response(key: nil)
         }
@@ -33,10 +38,10 @@ struct OFREPHandlers: Sendable {
     func evaluateFlag(_ request: Request) throws -> Response {
         let key = request.pathParameters["key"] ?? ""
         do {
-            let (evaluation, _) = try resolve(request) { client in .flagNotFound(key, client: client) }
-            let flags = OFREPFlags(bar: evaluation)
+            let resolution = try resolve(request) { client in .flagNotFound(key, client: client) }
+            let flags = OFREPFlags(bar: resolution.bar())
             guard let flag = flags.flag(key) else {
-                throw OFREPError.flagNotFound(key, client: evaluation.live.stored.client)
+                throw OFREPError.flagNotFound(key, client: resolution.live.stored.client)
             }
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
@@ -47,13 +52,35 @@ struct OFREPHandlers: Sendable {
         }
     }
 
-    /// The tab bar the request's context gets, resolved as the tab-bar GETs resolve it: the user's when the context
-    /// has a `targetingKey`, else the default one; and whether the context named the locale. Throws an
-    /// ``OFREPError`` for the body and the context, `unknownClient`'s for a client with no live config, and the
-    /// user endpoints' 401 and 403.
-    private func resolve(
-        _ request: Request, unknownClient: (String) -> OFREPError
-    ) throws -> (OFREPFlags.ResolvedBar, localeGiven: Bool) {
+    /// The tab bar a context gets, resolved as the tab-bar GETs resolve it, before the merge: enough for the tag.
+    private struct Resolution {
+        let live: LiveConfig
+        let encoded: EncodedTabBar
+        /// The tab bar's tag.
+        let etag: String
+        /// What the user saved; nil for the default tab bar.
+        let saved: SavedCustomization?
+        let absence: BuildAbsence?
+        /// Whether the context named the locale.
+        let localeGiven: Bool
+
+        /// The tab bar itself, merged with what the user saved.
+        func bar() -> OFREPFlags.ResolvedBar {
+            guard let saved else {
+                return OFREPFlags.ResolvedBar(
+                    live: live, encoded: encoded, body: encoded.defaultBody, etag: etag,
+                    tabIDs: encoded.defaultTabIDs, isUsers: false, absence: absence)
+            }
+            let (body, tabIDs) = encoded.userBar(saved)
+            return OFREPFlags.ResolvedBar(
+                live: live, encoded: encoded, body: body, etag: etag, tabIDs: tabIDs, isUsers: true, absence: absence)
+        }
+    }
+
+    /// The tab bar the request's context gets: the user's when the context has a `targetingKey`, else the default
+    /// one. Throws an ``OFREPError`` for the body and the context, `unknownClient`'s for a client with no live config,
+    /// and the user endpoints' 401 and 403.
+    private func resolve(_ request: Request, unknownClient: (String) -> OFREPError) throws -> Resolution {
         guard !request.body.isEmpty else { throw OFREPError.parse("the body is empty; {\"context\": {...}} is expected") }
         let json = try request.jsonBody()
         let evaluation: EvaluationContext
@@ -69,22 +96,19 @@ struct OFREPHandlers: Sendable {
         guard let live = catalog.live(client) else { throw unknownClient(client) }
         let acceptLanguage = request.headers["Accept-Language"]
         let absence = catalog.absence(live, context: evaluation.context)
+        let localeGiven = evaluation.locale != nil
         guard let user else {
             let (encoded, etag) = tabBars.defaultBar(
                 live, context: evaluation.context, localeQuery: evaluation.locale, acceptLanguage: acceptLanguage)
-            let bar = OFREPFlags.ResolvedBar(
-                live: live, encoded: encoded, body: encoded.defaultBody, etag: etag, tabIDs: encoded.defaultTabIDs,
-                isUsers: false, absence: absence)
-            return (bar, evaluation.locale != nil)
+            return Resolution(
+                live: live, encoded: encoded, etag: etag, saved: nil, absence: absence, localeGiven: localeGiven)
         }
         let answer = tabBars.userAnswer(
             live, client: client, user: user, context: evaluation.context, localeQuery: evaluation.locale,
             acceptLanguage: acceptLanguage, viaMe: false)
-        let (body, tabIDs) = answer.encoded.userBar(answer.saved)
-        let bar = OFREPFlags.ResolvedBar(
-            live: live, encoded: answer.encoded, body: body, etag: answer.validators.etag, tabIDs: tabIDs,
-            isUsers: true, absence: absence)
-        return (bar, evaluation.locale != nil)
+        return Resolution(
+            live: live, encoded: answer.encoded, etag: answer.validators.etag, saved: answer.saved, absence: absence,
+            localeGiven: localeGiven)
     }
 
     /// The user the context names, by the user endpoints' rule (``UserAccess``): with user authentication, a token is
