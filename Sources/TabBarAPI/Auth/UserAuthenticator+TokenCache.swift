@@ -1,9 +1,8 @@
 extension UserAuthenticator {
     /// Tokens that passed every check, so that a repeated token skips parsing and the signature check.
     ///
-    /// Bounded by entry count and by the bytes of the tokens it keeps. When full, it drops the expired entries and
-    /// then arbitrary ones until a tenth of the room is free, so that sweep runs at most once per tenth of the
-    /// capacity inserted. Not thread-safe on its own: the authenticator keeps it in a `Mutex`.
+    /// Bounded by entry count and by the bytes of the tokens it keeps (``BoundedCache``); when full, it drops the
+    /// expired entries first. Not thread-safe on its own: the authenticator keeps it in a `Mutex`.
     struct TokenCache {
         /// What a verified token proved, and until when.
         struct Entry {
@@ -12,14 +11,10 @@ extension UserAuthenticator {
             var expiresAt: Double
         }
 
-        let capacity: Int
-        let byteCapacity: Int
-        private var entries: [String: Entry] = [:]
-        private var bytes = 0
+        private var entries: BoundedCache<Entry>
 
         init(capacity: Int, byteCapacity: Int) {
-            self.capacity = capacity
-            self.byteCapacity = byteCapacity
+            entries = BoundedCache(capacity: capacity, byteCapacity: byteCapacity)
         }
 
         var count: Int { entries.count }
@@ -28,7 +23,7 @@ extension UserAuthenticator {
         mutating func lookup(_ token: String, now: Double, leeway: Double) -> Lookup {
             guard let entry = entries[token] else { return .miss }
             guard now <= entry.expiresAt + leeway else {
-                remove(token)
+                entries.removeValue(forKey: token)
                 return .expired
             }
             return .hit(entry.subject)
@@ -40,31 +35,15 @@ extension UserAuthenticator {
             return entry.subject
         }
 
-        /// Remembers a verified token; tokens too large to share the byte budget fairly are not kept.
+        /// Remembers a verified token; tokens too large to share the byte budget fairly are not kept. A full cache
+        /// drops its expired entries before any other.
         mutating func insert(_ token: String, _ entry: Entry, now: Double, leeway: Double) {
             let size = token.utf8.count
-            guard capacity > 0, size <= byteCapacity / 64, entries[token] == nil else { return }
-            if entries.count >= capacity || bytes + size > byteCapacity {
-                makeRoom(now: now, leeway: leeway)
+            guard size <= entries.byteCapacity / 64, entries[token] == nil else { return }
+            if entries.isFull(adding: size) {
+                entries.removeAll { now > $0.expiresAt + leeway }
             }
-            entries[token] = entry
-            bytes += size
-        }
-
-        private mutating func remove(_ token: String) {
-            if entries.removeValue(forKey: token) != nil {
-                bytes -= token.utf8.count
-            }
-        }
-
-        private mutating func makeRoom(now: Double, leeway: Double) {
-            entries = entries.filter { now <= $0.value.expiresAt + leeway }
-            bytes = entries.keys.reduce(0) { $0 + $1.utf8.count }
-            let countTarget = capacity - max(1, capacity / 10)
-            let byteTarget = byteCapacity - byteCapacity / 10
-            while entries.count > countTarget || bytes > byteTarget, let token = entries.first?.key {
-                remove(token)
-            }
+            entries.insert(entry, for: token, size: size)
         }
 
         /// The outcome of a cache lookup.

@@ -10,7 +10,8 @@ import Synchronization
 /// Each kind keeps at most ``maximumEntries``: the outcomes of a config are bounded by its rules, but a config with
 /// many independent rules has many; past the bound, answers are built for the request and not kept. The bulk
 /// answers are keyed by user and revision too, so their keys go stale as users save: a full bulk cache (by entries
-/// or by ``maximumFlagAnswerBytes``) drops every answer and starts over.
+/// or by ``maximumFlagAnswerBytes``) drops some to make room (``BoundedCache``); an answer over a tenth of the bytes
+/// is not kept.
 final class VersionCache: Sendable {
     /// The most entries of each kind kept.
     static let maximumEntries = 4096
@@ -31,7 +32,8 @@ final class VersionCache: Sendable {
     private let tabBars = Mutex<[TabBarKey: EncodedTabBar]>([:])
     private let answers = Mutex<[AnswerKey: PreparedAnswer]>([:])
     private let config = Mutex<PreparedAnswer?>(nil)
-    private let flagAnswers = Mutex(FlagAnswers())
+    private let flagAnswers = Mutex(
+        BoundedCache<Data>(capacity: VersionCache.maximumEntries, byteCapacity: VersionCache.maximumFlagAnswerBytes))
     /// Where hits and misses are counted.
     private let lookups: CacheLookups?
 
@@ -68,13 +70,16 @@ final class VersionCache: Sendable {
     /// The OFREP bulk answer of the outcome tagged `tag` (the bulk's own tag: locale, outcome, and the user and their
     /// revision for a user's bar); `build` makes it on a miss.
     func flagAnswer(tag: String, build: () -> Data) -> Data {
-        if let hit = flagAnswers.withLock({ $0.entries[tag] }) {
+        if let hit = flagAnswers.withLock({ $0[tag] }) {
             lookups?.record(hit: true)
             return hit
         }
         lookups?.record(hit: false)
         let answer = build()
-        flagAnswers.withLock { $0.insert(answer, for: tag) }
+        let size = answer.count + tag.utf8.count
+        if size <= Self.maximumFlagAnswerBytes / 10 {
+            flagAnswers.withLock { $0.insert(answer, for: tag, size: size) }
+        }
         return answer
     }
 
@@ -94,25 +99,5 @@ final class VersionCache: Sendable {
             }
             return value
         }
-    }
-}
-
-/// The bulk answers of a version, bounded by ``VersionCache/maximumEntries`` and
-/// ``VersionCache/maximumFlagAnswerBytes``.
-private struct FlagAnswers {
-    private(set) var entries: [String: Data] = [:]
-    private var bytes = 0
-
-    /// Keeps `answer`; when that would pass a bound, first drops every answer kept (those of users who no longer ask
-    /// go with them). An answer over a tenth of the bytes is not kept.
-    mutating func insert(_ answer: Data, for tag: String) {
-        let size = answer.count + tag.utf8.count
-        guard size <= VersionCache.maximumFlagAnswerBytes / 10, entries[tag] == nil else { return }
-        if entries.count >= VersionCache.maximumEntries || bytes + size > VersionCache.maximumFlagAnswerBytes {
-            entries.removeAll(keepingCapacity: true)
-            bytes = 0
-        }
-        entries[tag] = answer
-        bytes += size
     }
 }

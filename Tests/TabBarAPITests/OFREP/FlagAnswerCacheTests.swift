@@ -4,7 +4,7 @@ import Testing
 @testable import TabBarAPI
 
 /// The bulk answers a version keeps (``VersionCache/flagAnswer(tag:build:)``): built once per tag, and bounded by
-/// entries and by bytes, starting over when full rather than keeping only the first answers.
+/// entries and by bytes, making room when full rather than keeping only the first answers.
 @Suite("OFREP bulk answers kept per version")
 struct FlagAnswerCacheTests {
     /// Asks for each tag in `tags`, answering `size` bytes; returns how many were built.
@@ -27,17 +27,19 @@ struct FlagAnswerCacheTests {
         #expect(Self.ask(cache, tags) == 0)
     }
 
-    @Test("past maximumEntries, the kept answers are dropped and new tags are still kept")
+    @Test("past maximumEntries, a tenth is dropped and new tags are still kept")
     func entryBound() {
         let cache = VersionCache(lookups: nil)
         let count = VersionCache.maximumEntries
         #expect(Self.ask(cache, (0..<count).map { "a\($0)" }) == count)
         #expect(Self.ask(cache, ["b"]) == 1)
         #expect(Self.ask(cache, ["b"]) == 0, "the newest answer is kept")
-        #expect(Self.ask(cache, (0..<10).map { "a\($0)" }) == 10)
+        let rebuilt = Self.ask(cache, (0..<count).map { "a\($0)" })
+        #expect(rebuilt >= count / 10)
+        #expect(rebuilt < count, "the rest is kept")
     }
 
-    @Test("past maximumFlagAnswerBytes, the kept answers are dropped; an answer over a tenth of it is never kept")
+    @Test("past maximumFlagAnswerBytes, room is made; an answer over a tenth of it is never kept")
     func byteBound() {
         let cache = VersionCache(lookups: nil)
         let size = VersionCache.maximumFlagAnswerBytes / 20
