@@ -17,7 +17,7 @@ extension EntityTag {
         }
 
         /// `rest` is what follows the kind: `t`/`c` `VERSION…`, `u` `VERSION-LOCALE[OUTCOME]-REVISION:USER`,
-        /// `r` `REVISION:USER`.
+        /// `r` `REVISION:USER`, `o` a `t` or `u` tag's kind and rest (an OFREP bulk evaluation's).
         private mutating func add(kind: Character, _ rest: Substring) {
             let colon = rest.firstIndex(of: ":")
             let user = colon.map { rest[rest.index(after: $0)...] }
@@ -29,6 +29,9 @@ extension EntityTag {
             case "r":
                 guard let colon else { return }
                 note(revision: rest[..<colon], user: user)
+            case "o":
+                guard let inner = rest.first, inner == "t" || inner == "u" else { return }
+                add(kind: inner, rest.dropFirst())
             default:
                 return
             }

@@ -34,11 +34,18 @@ extension Catalog {
     }
 
     /// What `request` must read through first; nil when this replica holds everything it names (always on a store
-    /// of its own).
-    func readThrough(for request: Request) -> ReadThrough? {
-        readThrough(
-            client: request.pathParameters["client"], version: request.pathParameters["version"],
-            ifNoneMatch: request.headers["If-None-Match"], ifMatch: request.headers["If-Match"])
+    /// of its own). The client is the `{client}` path parameter, else what `clientInBody` reads from the body (an
+    /// OFREP evaluation's context), asked only for a conditional request on a shared store.
+    func readThrough(for request: Request, clientInBody: ((Request) -> String?)? = nil) -> ReadThrough? {
+        guard store.isShared else { return nil }
+        let ifNoneMatch = request.headers["If-None-Match"]
+        let ifMatch = request.headers["If-Match"]
+        var client = request.pathParameters["client"]
+        if client == nil, ifNoneMatch != nil || ifMatch != nil, let clientInBody {
+            client = clientInBody(request)
+        }
+        return readThrough(
+            client: client, version: request.pathParameters["version"], ifNoneMatch: ifNoneMatch, ifMatch: ifMatch)
     }
 
     /// The same from a request's parts: the `{client}` and `{version}` path parameters and the values of its

@@ -27,10 +27,12 @@ final class TabConfigResponder: Responder {
         var router = Router()
         func add(
             _ method: String, _ pattern: String, head: Router.HeadHandler? = nil, waitsOnStore: Bool = false,
-            _ handler: @escaping Handler
+            clientInBody: (@Sendable (Request) -> String?)? = nil, _ handler: @escaping Handler
         ) {
             router.add(method, pattern, head: head) { request in
-                Self.run(handler, request, catalog: catalog, errors: errors, waitsOnStore: waitsOnStore)
+                Self.run(
+                    handler, request, catalog: catalog, errors: errors, waitsOnStore: waitsOnStore,
+                    clientInBody: clientInBody)
             }
         }
         add("GET", "/healthz") { service.health($0) }
@@ -76,17 +78,19 @@ final class TabConfigResponder: Responder {
             try builds.deleteBuild($0)
         }
         add("GET", "/v1/audit", waitsOnStore: true) { try admin.auditLog($0) }
-        add("POST", "/ofrep/v1/evaluate/flags") { try ofrep.evaluateFlags($0) }
+        add("POST", "/ofrep/v1/evaluate/flags", clientInBody: OFREPHandlers.client) { try ofrep.evaluateFlags($0) }
         add("POST", "/ofrep/v1/evaluate/flags/{key}") { try ofrep.evaluateFlag($0) }
         self.router = router
     }
 
-    /// Runs `handler`: after reading through when the request names what this replica has not read yet, and off the
-    /// worker thread when it `waitsOnStore` (a write that waits for the store: the connection is suspended meanwhile).
+    /// Runs `handler`: after reading through when the request names what this replica has not read yet (its client
+    /// in the path, or where `clientInBody` finds it), and off the worker thread when it `waitsOnStore` (a write that
+    /// waits for the store: the connection is suspended meanwhile).
     private static func run(
-        _ handler: @escaping Handler, _ request: Request, catalog: Catalog, errors: ErrorResponder, waitsOnStore: Bool
+        _ handler: @escaping Handler, _ request: Request, catalog: Catalog, errors: ErrorResponder, waitsOnStore: Bool,
+        clientInBody: (@Sendable (Request) -> String?)?
     ) -> Response {
-        let readThrough = catalog.readThrough(for: request)
+        let readThrough = catalog.readThrough(for: request, clientInBody: clientInBody)
         guard readThrough != nil || waitsOnStore else { return attempt(handler, request, errors: errors) }
         let deferred = DeferredResponse()
         let answer: @Sendable () -> Void = {

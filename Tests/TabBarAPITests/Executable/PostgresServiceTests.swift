@@ -193,6 +193,23 @@ struct PostgresServiceTests {
         #expect(published.headers["ETag"] == "\"c5\"")
         let stale = try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r9:alice\"")])
         #expect(stale.status == 200 && stale.headers["ETag"] == "\"r5:alice\"", "a revision nobody wrote names nothing newer")
+
+        // An OFREP bulk evaluation names its client in the body; its tags read through as the tab bars' do.
+        let ofrep = "/ofrep/v1/evaluate/flags"
+        func evaluate(_ context: String, ifNoneMatch: String) throws -> TestResponse {
+            try client.send(
+                "POST", ofrep, headers: json + [("If-None-Match", ifNoneMatch)],
+                body: Data(#"{"context":{"client":"ios-phone","locale":"en"\#(context)}}"#.utf8))
+        }
+        try setRevision(6)
+        #expect(try evaluate(#","targetingKey":"alice""#, ifNoneMatch: "\"x\"").headers["ETag"] == "\"ou5-en-5:alice\"")
+        let flagsRevalidated = try evaluate(#","targetingKey":"alice""#, ifNoneMatch: "\"ou5-en-6:alice\"")
+        #expect(flagsRevalidated.status == 304)
+        #expect(flagsRevalidated.headers["ETag"] == "\"ou5-en-6:alice\"")
+        try addVersion(6)
+        let defaultRevalidated = try evaluate("", ifNoneMatch: "\"ot6-en\"")
+        #expect(defaultRevalidated.status == 304)
+        #expect(defaultRevalidated.headers["ETag"] == "\"ot6-en\"")
     }
 
     @Test("with the database unreachable, a request naming a newer revision is told to retry, any other is served from memory")

@@ -24,6 +24,16 @@ struct EntityTagClaimsTests {
         #expect(read.revisions == ["a-b.c@d": 12, "zed": 30])
     }
 
+    @Test("an OFREP bulk evaluation's tags are read back as the tab bars' they are made from")
+    func flagsTags() {
+        let user = EntityTag.flags(tabBar: EntityTag.userTabs(version: 4, locale: "en", revision: 12, user: "zed"))
+        let read = claims(user + ", " + EntityTag.flags(tabBar: EntityTag.defaultTabs(version: 11, locale: "fr")))
+        #expect(read.version == 11)
+        #expect(read.revisions == ["zed": 12])
+        #expect(claims("\"or3:zed\", \"oc9\", \"oo7\"").version == 0, "only a tab bar's tag follows the o")
+        #expect(claims("\"or3:zed\"").revisions.isEmpty)
+    }
+
     @Test("weak tags count, headers add up, and what the API never makes names nothing", arguments: [
         ("W/\"t3-en\"", 3, [:]),
         ("*", 0, [:]),
