@@ -1,7 +1,7 @@
 -- wrk script for Benchmarks/ofrep.sh: every request is the same OFREP bulk evaluation,
 --   POST /ofrep/v1/evaluate/flags with the body in OFREP_BODY (one context, one user),
 -- or, with BENCH_USERS=N, that body for N distinct users in turn, round-robin (its "bench-user" targetingKey made
--- "bench-user-0" … "bench-user-<N-1>"; the requests formatted once in init()).
+-- "bench-user-0" … "bench-user-<N-1>"; formatted once, Benchmarks/round-robin.lua).
 -- Otherwise only the request is set: with no request() or response() function wrk formats it once and reads the
 -- answers without Lua, as it does for the GET it is compared with (a response() that checked each status cost wrk
 -- CPU the GET's runs did not pay, on the cores the server shares). wrk counts answers other than 2xx and 3xx itself
@@ -16,19 +16,8 @@ wrk.headers["Content-Type"] = "application/json"
 
 local users = tonumber(os.getenv("BENCH_USERS") or "0")
 if users > 0 then
-  local requests = {}
-  local next_index = 1
-
-  function init(args)
-    for n = 0, users - 1 do
-      local body = string.gsub(wrk.body, '"bench%-user"', '"bench-user-' .. n .. '"')
-      requests[n + 1] = wrk.format(nil, nil, nil, body)
-    end
-  end
-
-  function request()
-    local request = requests[next_index]
-    next_index = next_index % users + 1
-    return request
-  end
+  dofile("Benchmarks/round-robin.lua")
+  round_robin(users, function(n)
+    return wrk.format(nil, nil, nil, (string.gsub(wrk.body, '"bench%-user"', '"bench-user-' .. n .. '"')))
+  end)
 end
