@@ -1,4 +1,4 @@
--- wrk script for scenario users-10k of Benchmarks/reads.sh: GET of a user's tab bar for BENCH_USERS distinct users
+-- wrk script for scenario users-10k of Benchmarks/reads.py: GET of a user's tab bar for BENCH_USERS distinct users
 -- (default 10000) in turn, round-robin,
 --   GET /v1/clients/ios-phone/users/u<N>/tabs?locale=en   for N = 0, 1, … BENCH_USERS - 1, 0, 1, …
 -- the users Tests/Tools/BenchmarkSeeder writes, formatted once (Benchmarks/round-robin.lua); each wrk thread starts

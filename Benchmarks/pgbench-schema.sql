@@ -1,4 +1,4 @@
--- Table of the PostgreSQL reference in Benchmarks/writes.sh (the upsert is Benchmarks/pgbench-upsert.sql): one row
+-- Table of the PostgreSQL reference in Benchmarks/writes.py (the upsert is Benchmarks/pgbench-upsert.sql): one row
 -- per (client, user) holding the revision and the tab order, like tabconfig's customizations.
 CREATE TABLE customizations (
   client text NOT NULL,

@@ -1,4 +1,4 @@
--- pgbench script of the durable-write reference in Benchmarks/writes.sh: the PostgreSQL equivalent of one
+-- pgbench script of the durable-write reference in Benchmarks/writes.py: the PostgreSQL equivalent of one
 -- PUT /v1/clients/ios-phone/users/u<N>/tab-order, an upsert that bumps the revision. With 64 clients, client c
 -- writes only users c, c+64, c+128, ... (100,032 users in all, like the 100,000 the wrk script walks), so clients
 -- never wait on each other's rows; each user always gets the same one of the wrk script's four bodies.

@@ -1,4 +1,4 @@
--- wrk script for the durable-write scenario (Benchmarks/writes.sh): every request is a
+-- wrk script for the durable-write scenario (Benchmarks/writes.py): every request is a
 --   PUT /v1/clients/ios-phone/users/u<N>/tab-order
 -- without If-Match, so every one is accepted and stored durably. Each wrk thread walks its own range of users,
 -- u<t*100000> .. u<t*100000+99999>, one user per request in turn, so the requests in flight (at most one per
@@ -8,7 +8,7 @@
 -- in done(), next to wrk's own "Non-2xx or 3xx responses" line.
 --   wrk -t1 -c64 -d10s --latency -s Benchmarks/put-tab-order.lua http://127.0.0.1:PORT
 -- PUT_RESOURCE replaces the last segment `tab-order` and PUT_EXPECTED_STATUS the status counted as expected:
--- Benchmarks/replicas.sh sends the same requests to a path no route takes (404) to measure what HTTP and the proxy
+-- Benchmarks/replicas.py sends the same requests to a path no route takes (404) to measure what HTTP and the proxy
 -- cost before any handler runs.
 
 local users_per_thread = 100000

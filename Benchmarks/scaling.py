@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What 1M, 10M and 100M daily users need, computed from the benchmark suite's measured figures (docs/SCALING.md).
 
-    Benchmarks/run.sh > bench.log; python3 Benchmarks/scaling.py bench.log [replicas.log …]
+    Benchmarks/run.py > bench.log; python3 Benchmarks/scaling.py bench.log [replicas.log …]
     python3 Benchmarks/scaling.py Benchmarks/results/reads/DATE-COMMIT.md Benchmarks/results/replicas/… …
 
-Reads every `FIGURE <name> <value> <unit>` line of the files given (Benchmarks/reads.sh, replicas.sh and streams.sh
+Reads every `FIGURE <name> <value> <unit>` line of the files given (Benchmarks/reads.py, replicas.py and streams.py
 print them, so their results files hold them too, and the replica run of the test suite, Tests/Replicas/replicas.py);
 a later file's figure replaces an earlier one's. Prints the figures used, the traffic assumptions (each a flag) and a
 Markdown table per scale, then which limit each scale reaches first. Figures a run did not print are reported missing
@@ -34,7 +34,7 @@ def threshold(scenario, name):
     raise SystemExit(f"scaling: no {name} in {path}")
 
 
-# The service's promise for event streams: every subscriber within that many ms of a publish (streams.sh's target).
+# The service's promise for event streams: every subscriber within that many ms of a publish (streams.py's target).
 FANOUT_LIMIT_MS = threshold("streams", "streams/fanout-ms")
 # What a replica machine is taken to offer before a limit counts as reached.
 MEMORY_LIMIT_BYTES = 16 * 2**30
@@ -82,15 +82,15 @@ def main():
 
     found = figures(options.logs)
     needed = {
-        "get_user_pg_rps": "user tab bar GETs/s of one replica on the PostgreSQL store (replicas.sh)",
-        "get_default_rps": "default tab bar GETs/s of one replica (reads.sh)",
-        "put_replicas_rps": "PUT tab-order/s through two replicas on one database (replicas.sh)",
-        "pgbench_upsert_tps": "the database's own upsert/s, pgbench (replicas.sh)",
-        "customization_bytes_pg": "database bytes per stored tab order, indexes included (replicas.sh)",
-        "cache_bytes_per_customization": "replica memory per stored tab order (replicas.sh)",
-        "ready_seconds": "replica startup, reading every tab order (replicas.sh)",
+        "get_user_pg_rps": "user tab bar GETs/s of one replica on the PostgreSQL store (replicas.py)",
+        "get_default_rps": "default tab bar GETs/s of one replica (reads.py)",
+        "put_replicas_rps": "PUT tab-order/s through two replicas on one database (replicas.py)",
+        "pgbench_upsert_tps": "the database's own upsert/s, pgbench (replicas.py)",
+        "customization_bytes_pg": "database bytes per stored tab order, indexes included (replicas.py)",
+        "cache_bytes_per_customization": "replica memory per stored tab order (replicas.py)",
+        "ready_seconds": "replica startup, reading every tab order (replicas.py)",
         "replica_lag_p99_ms": "p99 visibility lag between replicas (Tests/Replicas/replicas.py)",
-        "stream_fanout_ms": "publish to every open event stream (streams.sh)",
+        "stream_fanout_ms": "publish to every open event stream (streams.py)",
     }
     print("Measured figures:")
     for name, what in needed.items():

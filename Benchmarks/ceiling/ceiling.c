@@ -9,11 +9,11 @@
              PATH[*]=FILE [PATH[*]=FILE...]
 
    --per-request FIELDS answers as MicroHTTP must: a response created for every request over the same bytes, with
-   the header fields of the file FIELDS (`Name: value` a line, as Benchmarks/reads.sh's fields_of writes them) and an
+   the header fields of the file FIELDS (`Name: value` lines, as Benchmarks/harness.py's fields_of writes them) and an
    X-Request-Id of its own, destroyed once queued: the least any server answering each request with its own id does.
    --mode picks how connections are polled (default poll, like the service); --threads the internal thread pool
    (default 4, like TABCONFIG_THREADS; 1 = one internal polling thread; ignored with per-connection); --turbo adds
-   MHD_USE_TURBO. Listens on 127.0.0.1 until SIGINT or SIGTERM. Built by Benchmarks/reads.sh:
+   MHD_USE_TURBO. Listens on 127.0.0.1 until SIGINT or SIGTERM. Built by Benchmarks/reads.py:
      gcc -O2 -o ceiling ceiling.c $(pkg-config --cflags --libs libmicrohttpd) */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A reference for Benchmarks/reads.sh: tabconfig's own HTTP layer (MicroHTTP) answering every GET of the given
+// A reference for Benchmarks/reads.py: tabconfig's own HTTP layer (MicroHTTP) answering every GET of the given
 // paths with one prepared response (the given bytes and header fields), with no handler, targeting or metrics on
 // top. Its own package, so that the service's build and tests do not carry it.
 let package = Package(

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A reference for Benchmarks/reads.sh: a minimal Hummingbird 2 app serving fixed bytes, what a Swift team would
+// A reference for Benchmarks/reads.py: a minimal Hummingbird 2 app serving fixed bytes, what a Swift team would
 // otherwise pick. Its own package, so that the service never depends on Hummingbird.
 let package = Package(
     name: "hummingbird-reference",

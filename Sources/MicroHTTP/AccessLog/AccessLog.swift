@@ -16,7 +16,7 @@ import Glibc
 /// text, or one JSON object a line) and go to standard error, but they are formatted here into one buffer and written
 /// by a background thread in batches, at most ``flushDelay`` after they were added. Through `Logger.info` and
 /// `StreamLogHandler`, one formatted and written line per request cut the default tab bar's requests/s to 0.47× of
-/// the build without a log (Benchmarks/reads.sh, release build, 2 cores). Every field written is a token that
+/// the build without a log (Benchmarks/reads.py, release build, 2 cores). Every field written is a token that
 /// needs no escaping in either format (methods are HTTP tokens, checked; routes are the router's patterns; request
 /// ids are well-formed by construction).
 final class AccessLog: Sendable {

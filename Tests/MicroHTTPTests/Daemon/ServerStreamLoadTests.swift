@@ -176,7 +176,7 @@ struct ServerStreamLoadTests {
     }
 
     /// Suspended streams hold no thread: with one worker thread and 50 idle streams, ordinary requests are served and
-    /// every stream still delivers afterwards. (The CPU idle streams cost is measured by `Benchmarks/streams.sh`.)
+    /// every stream still delivers afterwards. (The CPU idle streams cost is measured by `Benchmarks/streams.py`.)
     @Test func idleStreamsHoldNoWorkerThread() throws {
         let responder = StreamingResponder()
         try withServer(responder, configure: { $0.threadPoolSize = 1 }) { server in

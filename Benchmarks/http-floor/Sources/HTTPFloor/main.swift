@@ -1,7 +1,7 @@
 // tabconfig's HTTP layer with nothing on top: MicroHTTP answering a GET or HEAD of each given path from its head
 // with one ``PreparedResponse`` (the file's bytes and the header fields listed in FIELDS, `Name: value` a line), as
 // tabconfig answers its hot paths; 404 for any other path. No handler, catalog, targeting or metrics run, so what it
-// costs is what any tabconfig answer costs at least: the floor of Benchmarks/reads.sh. Listens on 127.0.0.1:PORT
+// costs is what any tabconfig answer costs at least: the floor of Benchmarks/reads.py. Listens on 127.0.0.1:PORT
 // until SIGTERM or SIGINT.
 //
 //     HTTPFloor PORT THREADS PATH=FILE[,FIELDS] [PATH=FILE[,FIELDS]…]

@@ -1,6 +1,6 @@
 // A minimal Hummingbird 2 app that answers GET of each given path with the given file's bytes as
 // `application/json`, read once at start and shared by every response; the Hummingbird reference of
-// Benchmarks/reads.sh. Listens on 127.0.0.1:PORT until SIGTERM or SIGINT.
+// Benchmarks/reads.py. Listens on 127.0.0.1:PORT until SIGTERM or SIGINT.
 //
 //     HummingbirdReference PORT PATH=FILE [PATH=FILE…]
 
