@@ -86,4 +86,4 @@ echo "== the Swift client's own tests (Clients/Swift, a package with no dependen
 swift test --package-path Clients/Swift
 
 echo "== an app depending on the Swift client alone: no other package, none of the server's modules, the docs' examples"
-bash scripts/client-consumer.sh
+python3 Tests/Clients/Consumer/check.py

@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// An app's view of tabconfig's Swift client, built by scripts/client-consumer.sh: a package that depends on the
-// client by path and on nothing else, so that its Package.resolved shows what adding the client adds to an app (no
-// package at all) and its build directory shows which modules come with it (the client's only: none of the
+// An app's view of tabconfig's Swift client, built by Tests/Clients/Consumer/check.py: a package that depends on
+// the client by path and on nothing else, so that its Package.resolved shows what adding the client adds to an app
+// (no package at all) and its build directory shows which modules come with it (the client's only: none of the
 // server's). It also type-checks, on Linux, the client's UIKit code and the Swift of docs/ios-client.md against
 // stand-ins for UIKit and SwiftUI.
 //
@@ -12,7 +12,7 @@ import PackageDescription
 // one directory that every target searches, so a module named UIKit would turn `#if canImport(UIKit)` on inside the
 // client's own target, and which of the two got built first would decide whether the client compiled its adapter.
 //
-// DocExamples/Generated/ is written by the script (git-ignored): run the script, not `swift build`, after a doc
+// DocExamples/Generated/ is written by check.py (git-ignored): run check.py, not `swift build`, after a doc
 // changes; DocExamples/AppSide.swift (hand-written) declares the app's own names the examples use.
 let uiKit: [SwiftSetting] = [.unsafeFlags(["-module-alias", "UIKit=UIKitStub"])]
 let swiftUI: [SwiftSetting] = [.unsafeFlags(["-module-alias", "SwiftUI=SwiftUIStub"])]
@@ -38,7 +38,7 @@ let package = Package(
             name: "UIKitAdapterCheck",
             dependencies: ["UIKitStub", .product(name: "TabConfigClient", package: "Swift")],
             swiftSettings: client + uiKit + [.unsafeFlags(["-warnings-as-errors"])]),
-        // The Swift blocks of README.md and docs/ios-client.md, as scripts/client-consumer.sh extracts them.
+        // The Swift blocks of README.md and docs/ios-client.md, as Tests/Clients/Consumer/check.py extracts them.
         .target(
             name: "DocExamples",
             dependencies: [

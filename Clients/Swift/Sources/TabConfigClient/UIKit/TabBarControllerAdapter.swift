@@ -1,5 +1,5 @@
-// Type-checked on Linux by scripts/client-consumer.sh, against a stand-in for UIKit and outside this module (so it
-// uses only the client's public API); run only in an app.
+// Type-checked on Linux by Tests/Clients/Consumer/check.py, against a stand-in for UIKit and outside this module
+// (so it uses only the client's public API); run only in an app.
 #if canImport(UIKit)
 import UIKit
 

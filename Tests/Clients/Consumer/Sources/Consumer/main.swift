@@ -1,5 +1,5 @@
 // An app that adds tabconfig's client and nothing else: it makes a client's configuration and the client, and
-// says so. scripts/client-consumer.sh builds and runs it; it sends no request.
+// says so. Tests/Clients/Consumer/check.py builds and runs it; it sends no request.
 import Foundation
 import TabConfigClient
 

@@ -1,6 +1,6 @@
 // Hand-written, not generated: the app's own names that the examples of docs/ios-client.md use without declaring
 // them, declared here as an app would have them, so that the examples compile as written. The examples themselves
-// are in Generated/ (scripts/client-consumer.sh writes them).
+// are in Generated/ (Tests/Clients/Consumer/check.py writes them).
 import SwiftUI
 import TabConfigClient
 import UIKit
