@@ -11,7 +11,7 @@ COPY Sources ./Sources
 COPY Clients ./Clients
 # Package.swift declares the test targets as well, and SwiftPM wants their folders even to build one product.
 COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib --product tabconfig
+RUN swift build -c release --static-swift-stdlib --traits PostgreSQL --product tabconfig
 # The binary is stripped: its symbols and debug info are a third of its size.
 RUN mkdir -p /out \
     && strip -o /out/tabconfig "$(swift build -c release --show-bin-path)/tabconfig" \

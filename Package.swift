@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -13,6 +13,12 @@ let package = Package(
         .library(name: "TabBarModel", targets: ["TabBarModel"]),
         .library(name: "TabBarStore", targets: ["TabBarStore"]),
         .library(name: "TabBarAPI", targets: ["TabBarAPI"]),
+    ],
+    // The default build is the embedded service on its file store. The PostgreSQL store (replicas, `--store
+    // postgres://…`, `migrate-store`) brings postgres-nio, SwiftNIO and a second BoringSSL: about half the build, so
+    // it is a trait: `swift build --traits PostgreSQL`; the container, CI and `make install` build it.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store: --store postgres://…, migrate-store."),
     ],
     dependencies: [
         // The Swift client apps link, a package of its own with no dependencies; built and tested against the server
@@ -77,7 +83,7 @@ let package = Package(
                 "TabBarModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             swiftSettings: swiftSettings
         ),

@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test-tools
 tools=.build-tools/venv/bin
 
-echo "== swift build --build-tests"
-swift build --build-tests
+echo "== swift build --build-tests --traits PostgreSQL"
+swift build --build-tests --traits PostgreSQL
 
 echo "== openapi-spec-validator openapi.yaml"
 "$tools/openapi-spec-validator" openapi.yaml
@@ -24,7 +24,7 @@ echo "== openapi-spec-validator openapi.yaml"
 echo "== hadolint Dockerfile scripts/stand-ins/*/Dockerfile"
 "$tools/hadolint" Dockerfile scripts/stand-ins/*/Dockerfile && echo "hadolint: no findings"
 
-binary="$(swift build --show-bin-path)/tabconfig"
+binary="$(swift build --traits PostgreSQL --show-bin-path)/tabconfig"
 echo "== schemathesis against the live server: conformance"
 bash scripts/schemathesis.sh "$binary"
 
@@ -74,13 +74,13 @@ echo "== replicas: three on one PostgreSQL database behind haproxy, writers, rac
 PATH="$PATH:/usr/sbin" python3 Tests/Replicas/replicas.py --binary "$binary" --duration "${REPLICA_RUN_SECONDS:-60}"
 
 echo "== swift test (all but the Swift client against the real server)"
-swift test --skip TabConfigClientServerTests
+swift test --traits PostgreSQL --skip TabConfigClientServerTests
 
 # The client's suites run their actors on Swift's cooperative pool (one thread a core) and wait on the client for up
 # to two minutes; run beside the other suites, whose tests block pool threads on sockets and child processes, their
 # 1,000-cycle fault tests saw no request at all on a 2-core machine. Alone they get the pool.
 echo "== swift test: the Swift client against the real server (Tests/TabConfigClientServerTests)"
-swift test --filter TabConfigClientServerTests
+swift test --traits PostgreSQL --filter TabConfigClientServerTests
 
 echo "== the Swift client's own tests (Clients/Swift, a package with no dependencies)"
 swift test --package-path Clients/Swift

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 
 /// Copies a file store into a PostgreSQL store (`tabconfig migrate-store`): every client's retained versions with
@@ -129,3 +130,4 @@ public struct MigrationError: Error, CustomStringConvertible {
     public var problems: [String]
     public var description: String { "the counts differ after the copy: " + problems.joined(separator: "; ") }
 }
+#endif

@@ -136,14 +136,19 @@ public final class Application: Sendable {
             options.groupCommit = configuration.groupCommit
             return try FileStore(directory: configuration.dataDirectory, options: options, logger: logger)
         }
-        if configuration.adminToken == nil, configuration.adminKeysFile == nil {
-            logger.warning(
-                "with a PostgreSQL store, set TABCONFIG_ADMIN_TOKEN or an admin keys file: a token generated into the data directory is this replica's only")
-        }
-        var options = PostgresStore.Options()
-        options.keepVersions = configuration.keepVersions
-        options.instruments = instruments
-        return try PostgresStore(url: url, options: options, logger: logger)
+        #if PostgreSQL
+            if configuration.adminToken == nil, configuration.adminKeysFile == nil {
+                logger.warning(
+                    "with a PostgreSQL store, set TABCONFIG_ADMIN_TOKEN or an admin keys file: a token generated into the data directory is this replica's only")
+            }
+            var options = PostgresStore.Options()
+            options.keepVersions = configuration.keepVersions
+            options.instruments = instruments
+            return try PostgresStore(url: url, options: options, logger: logger)
+        #else
+            _ = url
+            throw ConfigurationError(description: PostgresStoreURL.notBuiltIn)
+        #endif
     }
 
     /// The user-token verifier, or nil for open user endpoints, which are allowed on loopback addresses only

@@ -200,11 +200,15 @@ extension ApplicationConfiguration {
         host == "::1" || host.split(separator: ".").first == "127"
     }
 
-    /// A `--store` / `TABCONFIG_STORE_URL` value as a PostgreSQL URL.
+    /// A `--store` / `TABCONFIG_STORE_URL` value as a PostgreSQL URL; an error in a build without the PostgreSQL
+    /// store.
     public static func parseStoreURL(_ text: String) throws -> PostgresStoreURL {
         guard let url = PostgresStoreURL(text) else {
             throw ConfigurationError(
                 description: "the store URL must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]")
+        }
+        guard PostgresStoreURL.isBuiltIn else {
+            throw ConfigurationError(description: PostgresStoreURL.notBuiltIn)
         }
         return url
     }

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import PostgresNIO
 import Synchronization
 
@@ -70,3 +71,4 @@ final class ConnectionWatch: Sendable {
         failures.values.forEach { $0() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 
@@ -23,3 +24,4 @@ extension PostgresClient {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 
@@ -29,3 +30,4 @@ extension PostgresConnection {
         return value
     }
 }
+#endif

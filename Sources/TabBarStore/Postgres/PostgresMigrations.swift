@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 
@@ -184,3 +185,4 @@ enum PostgresMigrations {
         return all.count - current
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -185,3 +186,4 @@ extension PostgresStore {
         return entries
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -186,3 +187,4 @@ extension PostgresStore {
         observer.withLock { $0 }?(.builds(client: notice.client))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import PostgresNIO
 
@@ -125,3 +126,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

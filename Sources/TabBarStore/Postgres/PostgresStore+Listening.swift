@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -104,3 +105,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 
 /// Reading through the cache, for a request that names what another replica wrote and this one has not yet applied
@@ -31,3 +32,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -324,3 +325,4 @@ extension PostgresStore {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 }
+#endif

@@ -1,5 +1,7 @@
+#if PostgreSQL
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import Synchronization
 import TabBarModel
@@ -272,3 +274,18 @@ public final class PostgresStore: TabBarStore {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension PostgresStoreURL {
+    /// The client configuration of the URL.
+    var configuration: PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS =
+            switch sslMode {
+            case "disable": .disable
+            case "require": .require(.makeClientConfiguration())
+            default: .prefer(.makeClientConfiguration())
+            }
+        return PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+}
+#endif

@@ -1,6 +1,4 @@
 import Foundation
-import NIOSSL
-import PostgresNIO
 
 /// A `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]` URL, as `--store` takes it
 /// (libpq's form; `postgresql://` too). Without `sslmode`, TLS is used when the server offers it (libpq's `prefer`).
@@ -36,20 +34,22 @@ public struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         self.sslMode = sslMode
     }
 
+    /// Whether this build has the PostgreSQL store: the package trait `PostgreSQL` (Package.swift).
+    public static var isBuiltIn: Bool {
+        #if PostgreSQL
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// What a build without the PostgreSQL store says when one is asked for.
+    public static let notBuiltIn =
+        "this tabconfig was built without the PostgreSQL store: build it with `swift build -c release --traits "
+        + "PostgreSQL` (`make install` does), or run the container image, which has it"
+
     /// The URL without its password, for logs.
     public var description: String {
         "postgres://\(username)@\(host):\(port)/\(database)?sslmode=\(sslMode)"
-    }
-
-    /// The client configuration of the URL.
-    var configuration: PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS =
-            switch sslMode {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
 }

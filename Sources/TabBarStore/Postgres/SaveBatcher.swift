@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Logging
 import PostgresNIO
 import Synchronization
@@ -135,3 +136,4 @@ final class SaveBatcher: Sendable {
         return state == PostgresError.Code.deadlockDetected.raw || state == PostgresError.Code.serializationFailure.raw
     }
 }
+#endif

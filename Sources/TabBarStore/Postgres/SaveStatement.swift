@@ -1,3 +1,4 @@
+#if PostgreSQL
 import PostgresNIO
 
 /// Writes a batch of tab-order saves (of distinct keys), each with its own expected revision, sends their
@@ -39,3 +40,4 @@ struct SaveStatement: PostgresPreparedStatement {
         try row.decode(([String]?, [String]?, [Int64]?).self)
     }
 }
+#endif

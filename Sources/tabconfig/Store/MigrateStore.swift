@@ -23,44 +23,49 @@ struct MigrateStore: ParsableCommand {
     var to: String
 
     func run() throws {
-        let directory = StoreCommandDirectory.resolve(from)
-        let logger = Logger(label: "tabconfig") { _ in SwiftLogNoOpLogHandler() }
-        let source: FileStore
-        let target: PostgresStore
-        do {
-            let url = try ApplicationConfiguration.parseStoreURL(to)
-            source = try FileStore(directory: directory, logger: logger)
-            target = try PostgresStore(url: url, logger: logger)
-        } catch {
-            StandardError.print("cannot open the stores: \(error)")
+        #if PostgreSQL
+            let directory = StoreCommandDirectory.resolve(from)
+            let logger = Logger(label: "tabconfig") { _ in SwiftLogNoOpLogHandler() }
+            let source: FileStore
+            let target: PostgresStore
+            do {
+                let url = try ApplicationConfiguration.parseStoreURL(to)
+                source = try FileStore(directory: directory, logger: logger)
+                target = try PostgresStore(url: url, logger: logger)
+            } catch {
+                StandardError.print("cannot open the stores: \(error)")
+                throw ExitCode(2)
+            }
+            defer {
+                source.close()
+                target.close()
+            }
+            let started = Date()
+            let bar = ProgressBar()
+            do {
+                let report = try StoreMigration.run(from: source, to: target, progress: bar.show)
+                bar.finish()
+                let seconds = Date().timeIntervalSince(started)
+                print(
+                    "copied \(report.versions) versions of \(report.clients) clients and \(report.customizations) "
+                        + "customizations (\(report.resetCustomizations) reset) with \(report.auditEntries) audit entries "
+                        + "in \(String(format: "%.1f", seconds)) s; written: \(report.versionsWritten) versions, "
+                        + "\(report.customizationsWritten) customizations, \(report.auditEntriesWritten) audit entries "
+                        + "(the rest were there already); counts verified")
+                if report.builds > 0 {
+                    print("copied \(report.builds) build manifests; written: \(report.buildsWritten)")
+                }
+                if report.unreadable > 0 {
+                    print("\(report.unreadable) customizations could not be read in the source: copied as reset")
+                }
+            } catch {
+                bar.finish()
+                StandardError.print("migration failed: \(error)")
+                throw ExitCode.failure
+            }
+        #else
+            StandardError.print(PostgresStoreURL.notBuiltIn)
             throw ExitCode(2)
-        }
-        defer {
-            source.close()
-            target.close()
-        }
-        let started = Date()
-        let bar = ProgressBar()
-        do {
-            let report = try StoreMigration.run(from: source, to: target, progress: bar.show)
-            bar.finish()
-            let seconds = Date().timeIntervalSince(started)
-            print(
-                "copied \(report.versions) versions of \(report.clients) clients and \(report.customizations) "
-                    + "customizations (\(report.resetCustomizations) reset) with \(report.auditEntries) audit entries "
-                    + "in \(String(format: "%.1f", seconds)) s; written: \(report.versionsWritten) versions, "
-                    + "\(report.customizationsWritten) customizations, \(report.auditEntriesWritten) audit entries "
-                    + "(the rest were there already); counts verified")
-            if report.builds > 0 {
-                print("copied \(report.builds) build manifests; written: \(report.buildsWritten)")
-            }
-            if report.unreadable > 0 {
-                print("\(report.unreadable) customizations could not be read in the source: copied as reset")
-            }
-        } catch {
-            bar.finish()
-            StandardError.print("migration failed: \(error)")
-            throw ExitCode.failure
-        }
+        #endif
     }
 }

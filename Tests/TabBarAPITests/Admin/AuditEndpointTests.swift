@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTPTesting
 import TabBarAPI
 import TabBarModel
+import TabBarStore
 import Testing
 import TestSupport
 
@@ -10,9 +11,11 @@ import TestSupport
 @Suite("audit log endpoint")
 struct AuditEndpointTests {
     /// Where the service keeps its data.
-    enum StoreKind: String, CaseIterable, CustomStringConvertible {
+    enum StoreKind: String, CustomStringConvertible {
         case file, postgres
         var description: String { rawValue }
+        /// The stores this build has (PostgreSQL with the `PostgreSQL` trait).
+        static let built: [StoreKind] = PostgresStoreURL.isBuiltIn ? [.file, .postgres] : [.file]
     }
 
     private static let publisher = "tck_audit-publisher-0123456789"
@@ -70,7 +73,7 @@ struct AuditEndpointTests {
 
     @Test(
         "publish, rollback, import and delete each leave one entry in order, kept across a restart; none for the rest",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.built)
     func everyKindOfChange(kind: StoreKind) throws {
         var expected: [[String: Any]] = []
         try Self.withRestartedService(kind) { app in
@@ -144,7 +147,7 @@ struct AuditEndpointTests {
         }
     }
 
-    @Test("filters and pages: client, since, after, limit with a next link", arguments: StoreKind.allCases)
+    @Test("filters and pages: client, since, after, limit with a next link", arguments: StoreKind.built)
     func filtersAndPages(kind: StoreKind) throws {
         try Self.withRestartedService(kind) { app in
             let json = Self.bearer(Self.publisher)

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Testing
 import TestSupport
@@ -101,3 +102,4 @@ struct MigrateStoreTests {
         #expect(output.contains("postgres://USER"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import MicroHTTPTesting
 import Testing
@@ -366,3 +367,4 @@ struct PostgresServiceTests {
         return try JSONSerialization.data(withJSONObject: try #require(object["config"]))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -72,3 +73,4 @@ struct ConnectionWatchTests {
         #expect(value == 42)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Testing
 import TestSupport
@@ -96,3 +97,4 @@ struct PostgresAuditTests {
         #expect(all.count == 6 && all.last?.version == later.version && all.last!.sequence > entries.last!.sequence)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import Synchronization
 import TabBarModel
@@ -240,3 +241,4 @@ struct PostgresStoreTests {
         }
     }
 }
+#endif

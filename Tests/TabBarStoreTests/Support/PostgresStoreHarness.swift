@@ -1,3 +1,4 @@
+#if PostgreSQL
 import Foundation
 import TabBarStore
 import TestSupport
@@ -19,3 +20,4 @@ struct PostgresStoreHarness: StoreHarness {
         TestPostgres.dropDatabase(url)
     }
 }
+#endif
