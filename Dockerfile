@@ -11,6 +11,7 @@ COPY Sources ./Sources
 COPY Clients ./Clients
 # Package.swift declares the test targets as well, and SwiftPM wants their folders even to build one product.
 COPY Tests ./Tests
+# With the PostgreSQL store (a package trait, not in the default build): the replicas of compose.replicas.yaml use it.
 RUN swift build -c release --static-swift-stdlib --traits PostgreSQL --product tabconfig
 # The binary is stripped: its symbols and debug info are a third of its size.
 RUN mkdir -p /out \
@@ -20,7 +21,8 @@ RUN mkdir -p /out \
 # Runtime stage: slim Debian with the libmicrohttpd and brotli runtime libraries (zlib is in the base image), running
 # as a non-root user. libcurl4 is what
 # FoundationNetworking (URLSession: `tabconfig export` / `apply`) loads; curl, for the health check, needs it too.
-FROM debian:bookworm-slim
+# The binary goes in last, from one of the two stages below.
+FROM debian:bookworm-slim AS runtime
 # Debian bookworm's security updates move these versions; pinning them would break rebuilds.
 # hadolint ignore=DL3008
 RUN apt-get update \
@@ -30,7 +32,6 @@ RUN apt-get update \
     && useradd --system --uid 10001 --gid tabconfig --home-dir /data --shell /usr/sbin/nologin tabconfig \
     && mkdir -p /data \
     && chown tabconfig:tabconfig /data
-COPY --from=build /out/ /opt/tabconfig/
 ENV TABCONFIG_HOST=0.0.0.0 \
     TABCONFIG_PORT=8080 \
     TABCONFIG_DATA_DIR=/data
@@ -42,3 +43,14 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["/bin/sh", "-c", "curl --fail --silent --show-error --max-time 2 http://127.0.0.1:${TABCONFIG_PORT}/healthz"]
 ENTRYPOINT ["/opt/tabconfig/tabconfig"]
 CMD ["serve"]
+
+# `--target prebuilt`: the image from a tabconfig built elsewhere, without the build stage (scripts/container-test.py
+# --binary makes this context): prebuilt/ next to this Dockerfile holds the stripped binary, its
+# tabconfig_TabBarAPI.resources and, unless it was linked with --static-swift-stdlib, the Swift runtime libraries it
+# loads (its RUNPATH has $ORIGIN).
+FROM runtime AS prebuilt
+COPY prebuilt/ /opt/tabconfig/
+
+# The default target: the binary built from source in the build stage.
+FROM runtime
+COPY --from=build /out/ /opt/tabconfig/

@@ -198,7 +198,8 @@ def free_port():
 
 
 class Server:
-    """`tabconfig serve` on a free port over DATA/store, its log in DATA/server.log (as scripts/server.sh does)."""
+    """`tabconfig serve` on a free port over DATA/store, its log in DATA/server.log (as the tests' own
+    Tests/Support/tabconfig_server.py starts it)."""
 
     def __init__(self, binary, data, **env):
         data = Path(data)

@@ -1,12 +1,10 @@
 """The real tabconfig binary (`TABCONFIG_BINARY`) serving on a free loopback port over a data directory of its own,
-for the Python test suites (Tests/Browser, Tests/OpenFeature)."""
+for the Python test suites (Tests/Browser, Tests/OpenFeature) and scripts/test.py's own steps."""
 
 import os
 import re
 import subprocess
 import time
-
-import pytest
 
 
 class Server:
@@ -36,13 +34,17 @@ class Server:
                 raise RuntimeError("tabconfig did not start:\n" + log.read())
 
     def stop(self):
+        """SIGTERM, then the server's exit status."""
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=15)
         self.log.close()
+        return self.process.returncode
 
 
 def binary_under_test():
+    import pytest
+
     binary = os.environ.get("TABCONFIG_BINARY")
     if not binary:
         pytest.fail("TABCONFIG_BINARY names the tabconfig binary under test")
