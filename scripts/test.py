@@ -210,7 +210,7 @@ def steps(quick):
         Step("install", "what the build needs (scripts/install-deps.sh)", ["bash", "scripts/install-deps.sh"],
              cores=0),
         Step("build", " ".join(build), build, ("install",), cores=CORES),
-        Step("tools", "test tools: Chromium, a JDK, PostgreSQL, haproxy, Prometheus, podman; schemathesis & co",
+        Step("tools", "test tools: Chromium, a JDK, PostgreSQL, haproxy, Prometheus; schemathesis & co in a venv",
              ["bash", "scripts/install-deps.sh", "--test-tools"], ("install",), cores=0),
         Step("container-bases", "the container test's base images, official or stand-ins, beside the build",
              ["python3", "scripts/container-test.py", "--bases-only", "--binary", binary], ("tools",), cores=0),
