@@ -38,11 +38,8 @@ image it builds.
 """
 
 import argparse
-import base64
 import datetime
 import glob
-import hashlib
-import hmac
 import json
 import os
 import re
@@ -61,6 +58,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "Tests/Support"))
+from tabconfig_server import hs256_token  # noqa: E402
+
 SWIFT_BASE = "docker.io/library/swift:6.3-bookworm"
 DEBIAN_BASE = "docker.io/library/debian:bookworm-slim"
 POSTGRES_BASE = "docker.io/library/postgres:15-bookworm"
@@ -171,21 +171,6 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def mint_jwt(secret, subject):
-    """An HS256 JWT for the subject signed with the secret, valid for 15 minutes."""
-
-    def b64(data):
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-    def part(value):
-        return b64(json.dumps(value, separators=(",", ":")).encode())
-
-    now = int(time.time())
-    signing_input = f"{part({'alg': 'HS256', 'typ': 'JWT'})}.{part({'sub': subject, 'iat': now, 'exp': now + 900})}"
-    signature = b64(hmac.new(secret.encode(), signing_input.encode(), hashlib.sha256).digest())
-    return f"{signing_input}.{signature}"
 
 
 def json_get(body, expression):
@@ -689,7 +674,7 @@ class ContainerTest:
         run(as_root(["chown", "10001:10001", str(self.data_dir)]))
         self.port = free_port()
         self.secret = secrets.token_hex(32)
-        self.jwt = mint_jwt(self.secret, TEST_USER)
+        self.jwt = hs256_token(self.secret, TEST_USER, 900)
         print(f"  port {self.port} (host network), data {self.data_dir} (owner uid 10001), "
               "TABCONFIG_JWT_HS256_SECRET set")
         self.start_and_await_health("first")

@@ -21,10 +21,6 @@ REPLICA_RUN_SECONDS (the defaults are in the steps below; README.md, "Tests", sa
 """
 
 import argparse
-import base64
-import hashlib
-import hmac
-import json
 import os
 import queue
 import signal
@@ -38,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests/Support"))
-from tabconfig_server import Server  # noqa: E402
+from tabconfig_server import Server, hs256_token  # noqa: E402
 
 TOOLS = ROOT / ".build-tools/venv/bin"
 LOGS = ROOT / ".build/test-logs"
@@ -104,22 +100,8 @@ class StepFailed(Exception):
     pass
 
 
-def bin_path(configuration):
-    return ROOT / ".build" / configuration
-
-
 def tabconfig(configuration):
-    return bin_path(configuration) / "tabconfig"
-
-
-def user_token(secret, subject, seconds=3600):
-    """An HS256 JWT for `subject`, as an identity provider signs them."""
-    def b64(data):
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-    header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    claims = b64(json.dumps({"sub": subject, "exp": int(time.time()) + seconds}).encode())
-    signature = hmac.new(secret.encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
-    return f"{header}.{claims}.{b64(signature)}"
+    return ROOT / ".build" / configuration / "tabconfig"
 
 
 def with_server(log, binary, environment, body):
@@ -164,7 +146,7 @@ def schemathesis(hostile):
             checks = ["--checks", "all", "--exclude-checks", "use_after_free"]
             examples = os.environ.get("SCHEMATHESIS_HOSTILE_EXAMPLES", "200")
         variables = {"TABCONFIG_TEST_ADMIN_TOKEN": token,
-                     "TABCONFIG_TEST_USER_TOKEN": user_token(secret, "schemathesis")}
+                     "TABCONFIG_TEST_USER_TOKEN": hs256_token(secret, "schemathesis", 3600)}
         with_server(log, tabconfig("release"), environment, lambda server: log.run(
             [TOOLS / "schemathesis", "run", "openapi.yaml", "--exclude-path", "/v1/clients/{client}/tabs/events",
              "--url", server.base, *checks, "--max-examples", examples,
@@ -269,7 +251,7 @@ def lint(log):
 
 def run_step(step, done):
     log = Log(step, LOGS / f"{step.name}.log")
-    step.started = time.monotonic()
+    began = time.monotonic()
     try:
         if callable(step.run):
             step.run(log)
@@ -279,7 +261,7 @@ def run_step(step, done):
     except (StepFailed, OSError, RuntimeError, subprocess.SubprocessError) as error:
         log.say(f"test: {step.name} failed: {error}")
         step.status = "FAILED"
-    step.seconds, step.cpu = time.monotonic() - step.started, log.cpu
+    step.seconds, step.cpu = time.monotonic() - began, log.cpu
     log.file.close()
     done.put(step)
 
@@ -300,14 +282,13 @@ def schedule(plan):
                 continue
             busy = sum(by_name[name].cores for name in running)
             if all(need.status == "passed" for need in needs) and (not running or busy + step.cores <= CORES):
-                step.status = "running"
+                step.status, step.started = "running", time.monotonic() - start
                 running.add(step.name)
                 threading.Thread(target=run_step, args=(step, done), daemon=True).start()
         if not running:
             continue
         finished = done.get()
         running.discard(finished.name)
-        finished.started -= start
         print(f"\n== {finished.name}: {finished.what}", flush=True)
         sys.stdout.write((LOGS / f"{finished.name}.log").read_text(errors="replace"))
         print(f"== {finished.name}: {finished.status} in {finished.seconds:.0f} s", flush=True)

@@ -1,6 +1,11 @@
 """The real tabconfig binary (`TABCONFIG_BINARY`) serving on a free loopback port over a data directory of its own,
-for the Python test suites (Tests/Browser, Tests/OpenFeature) and scripts/test.py's own steps."""
+for the Python test suites (Tests/Browser, Tests/OpenFeature) and scripts/test.py's own steps; and the users' HS256
+tokens that scripts/test.py and scripts/container-test.py sign."""
 
+import base64
+import hashlib
+import hmac
+import json
 import os
 import re
 import subprocess
@@ -40,6 +45,21 @@ class Server:
             self.process.wait(timeout=15)
         self.log.close()
         return self.process.returncode
+
+
+def hs256_token(secret, subject, seconds):
+    """An HS256 JWT for `subject` signed with `secret`, valid for `seconds`, as an identity provider signs them."""
+
+    def part(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    def claims(value):
+        return part(json.dumps(value, separators=(",", ":")).encode())
+
+    now = int(time.time())
+    header = claims({"alg": "HS256", "typ": "JWT"})
+    signing_input = f"{header}.{claims({'sub': subject, 'iat': now, 'exp': now + seconds})}"
+    return f"{signing_input}.{part(hmac.new(secret.encode(), signing_input.encode(), hashlib.sha256).digest())}"
 
 
 def binary_under_test():
