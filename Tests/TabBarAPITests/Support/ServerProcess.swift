@@ -36,7 +36,13 @@ final class ServerProcess {
             standardOutput: .null, standardError: .pipe)
         let output = self.output
         process.output?.readabilityHandler = { handle in
-            output.append(handle.availableData)
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                output.finish()
+            } else {
+                output.append(chunk)
+            }
         }
     }
 
@@ -57,10 +63,12 @@ final class ServerProcess {
 
     var log: String { output.text }
 
-    /// Sends `signal` and waits for the exit status.
+    /// Sends `signal` and waits for the exit status, and for the pipe to have been read to its end (up to 10 s), so
+    /// ``log`` then holds all the child wrote.
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
+        output.waitForEnd(timeout: 10)
         return process.terminationStatus
     }
 
@@ -102,6 +110,17 @@ final class OutputBuffer: @unchecked Sendable {
     // Safe: every access to `data` holds `lock`.
     private let lock = NSLock()
     private var data = Data()
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Marks the end of the output: the pipe was read to its end.
+    func finish() {
+        ended.signal()
+    }
+
+    /// Waits until ``finish()`` was called, or `timeout` seconds.
+    func waitForEnd(timeout: Double) {
+        if ended.wait(timeout: .now() + timeout) == .success { ended.signal() }
+    }
 
     func append(_ chunk: Data) {
         lock.lock()
