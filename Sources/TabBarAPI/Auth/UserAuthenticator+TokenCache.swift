@@ -11,7 +11,7 @@ extension UserAuthenticator {
             var expiresAt: Double
         }
 
-        private var entries: BoundedCache<Entry>
+        private var entries: BoundedCache<String, Entry>
 
         init(capacity: Int, byteCapacity: Int) {
             entries = BoundedCache(capacity: capacity, byteCapacity: byteCapacity)

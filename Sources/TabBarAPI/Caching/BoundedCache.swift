@@ -1,13 +1,13 @@
-/// Entries by a string key, bounded by their count and by the bytes their owner says each takes. When an insert would
+/// Entries by key, bounded by their count and by the bytes their owner says each takes. When an insert would
 /// pass a bound, it first drops entries until a tenth of the room is free, so that sweep runs at most once per tenth
 /// of the capacity inserted. Not thread-safe on its own: its owners keep it in a `Mutex`.
 ///
 /// The entries dropped are every tenth in the table's order, spread over the whole hash table. Dropping them from
 /// `first` on, a run of neighbouring buckets, left a table whose misses each probed through thousands of entries.
-struct BoundedCache<Value> {
+struct BoundedCache<Key: Hashable, Value> {
     let capacity: Int
     let byteCapacity: Int
-    private var entries: [String: (value: Value, size: Int)] = [:]
+    private var entries: [Key: (value: Value, size: Int)] = [:]
     private(set) var bytes = 0
 
     init(capacity: Int, byteCapacity: Int) {
@@ -17,7 +17,7 @@ struct BoundedCache<Value> {
 
     var count: Int { entries.count }
 
-    subscript(key: String) -> Value? {
+    subscript(key: Key) -> Value? {
         entries[key]?.value
     }
 
@@ -27,7 +27,7 @@ struct BoundedCache<Value> {
     }
 
     /// Keeps `value` under `key`, taking `size` bytes; nothing changes when `key` is kept already.
-    mutating func insert(_ value: Value, for key: String, size: Int) {
+    mutating func insert(_ value: Value, for key: Key, size: Int) {
         guard capacity > 0, size <= byteCapacity, entries[key] == nil else { return }
         if isFull(adding: size) {
             makeRoom(for: size)
@@ -36,7 +36,14 @@ struct BoundedCache<Value> {
         bytes += size
     }
 
-    mutating func removeValue(forKey key: String) {
+    /// Puts `value` of `size` bytes in the place of the entry kept under `key`; nothing changes when there is none.
+    mutating func replace(_ value: Value, for key: Key, size: Int) {
+        guard let old = entries[key] else { return }
+        entries[key] = (value, size)
+        bytes += size - old.size
+    }
+
+    mutating func removeValue(forKey key: Key) {
         if let removed = entries.removeValue(forKey: key) {
             bytes -= removed.size
         }

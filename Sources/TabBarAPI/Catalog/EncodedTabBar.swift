@@ -36,6 +36,9 @@ final class EncodedTabBar: Sendable {
     let initialTab: String
     /// The bodies' `experiment`.
     let experiment: ExperimentAssignment?
+    /// About the bytes this holds, for the cache keeping it: the default body, the pieces, the templates (each about
+    /// its ``EncodedTemplate/capacity``) and the ids.
+    let byteCount: Int
 
     /// Marks where the customization goes in an encoded envelope: its encoding is an object, which no string's
     /// encoding contains (the quotes of a string's encoding are escaped).
@@ -77,6 +80,10 @@ final class EncodedTabBar: Sendable {
         head = Array(encoded[..<markerRange.lowerBound])
         middle = Array(encoded[markerRange.upperBound..<(tabsRange.upperBound - 1)])
         tail = Array(encoded[(tabsRange.upperBound - 1)...])
+        byteCount =
+            defaultBody.count + head.count + middle.count + tail.count
+            + tabs.reduce(0) { $0 + $1.bar.count + $1.more.count } + templates.reduce(0) { $0 + $1.capacity }
+            + defaultTabIDs.reduce(0) { $0 + 2 * $1.utf8.count + 32 } + 256
     }
 
     /// The ids of `tab` and of its children, depth first.

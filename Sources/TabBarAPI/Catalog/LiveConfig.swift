@@ -54,7 +54,8 @@ final class LiveConfig: Sendable {
     }
 
     /// The `200` and `304` answers of this version's default tab bar in `locale` for `outcome`, prepared once in
-    /// each content coding, and their validators. `varyHeader`: the trusted country header the answer depends on.
+    /// each content coding (``VersionCache`` says at which effort), and their validators. `varyHeader`: the trusted
+    /// country header the answer depends on.
     func defaultAnswer(
         locale: String, outcome: TargetingOutcome, variesByLanguage: Bool, varyHeader: String?, cacheControl: String
     ) -> PreparedAnswer {
@@ -63,7 +64,7 @@ final class LiveConfig: Sendable {
                 validators: CacheValidators(
                     etag: EntityTag.defaultTabs(version: stored.version, locale: locale, outcome: outcome.key),
                     cacheControl: cacheControl, variesByLanguage: variesByLanguage, variesByHeader: varyHeader),
-                body: encodedTabBar(locale: locale, outcome: outcome).defaultBody)
+                body: encodedTabBar(locale: locale, outcome: outcome).defaultBody, effort: .fast)
         }
     }
 
@@ -74,7 +75,7 @@ final class LiveConfig: Sendable {
                 validators: CacheValidators(
                     etag: EntityTag.config(version: stored.version), cacheControl: CachePolicy.privateCacheControl,
                     variesByLanguage: false),
-                body: CanonicalJSON.encode(envelope))
+                body: CanonicalJSON.encode(envelope), effort: .fast)
         }
     }
 

@@ -20,7 +20,7 @@ final class ServiceMetrics: Sendable {
     private let customizations: Gauge
     private let journalBytes: Gauge
     private let subscribers: Gauge
-    private let compressedBodies: Gauge
+    private let compressedBodies: [(Compression.Effort, Gauge)]
     private let liveVersions = Mutex<[String: Gauge]>([:])
 
     private static let liveVersionHelp = "The live config version of each client."
@@ -49,11 +49,15 @@ final class ServiceMetrics: Sendable {
                 help: "Size of the file store's customizations journal (0 on PostgreSQL)."))
         subscribers = registry.makeGauge(
             descriptor: .named("tabconfig_event_subscribers", help: "Open event streams of this process."))
-        compressedBodies = registry.makeGauge(
-            descriptor: .named(
-                "tabconfig_compressed_bodies",
-                help: "Bodies this process compressed (the gzip and brotli forms of prepared answers, made once per "
-                    + "answer, never per request)."))
+        compressedBodies = Compression.Effort.allCases.map { [registry] effort in
+            let gauge = registry.makeGauge(
+                descriptor: .named(
+                    "tabconfig_compressed_bodies",
+                    help: "Bodies this process compressed, by effort: the gzip and brotli forms of prepared answers, "
+                        + "fast when a request first needs an answer, best off the requests' threads."),
+                labels: [("effort", effort.rawValue)])
+            return (effort, gauge)
+        }
         registry.makeGauge(
             descriptor: .named("tabconfig_build_info", help: "The running build; always 1."),
             labels: [("version", BuildInfo.version)]
@@ -83,7 +87,9 @@ final class ServiceMetrics: Sendable {
         customizations.set(to: Double(catalog.store.customizationCount))
         journalBytes.set(to: Double(catalog.store.journalBytes ?? 0))
         subscribers.set(to: Double(catalog.events.subscriberCount))
-        compressedBodies.set(to: Double(Compression.compressedBodies))
+        for (effort, gauge) in compressedBodies {
+            gauge.set(to: Double(Compression.compressedBodies(effort)))
+        }
         let live = catalog.clients()
         liveVersions.withLock { gauges in
             let current = Set(live.map(\.stored.client))

@@ -42,13 +42,17 @@ struct ContentCodingTests {
         #expect(ContentCoding.negotiate("identity;q=0", offered: [.identity]) == nil)
     }
 
-    @Test("gzip output is one member the system's gzip decodes; brotli output is smaller than the input")
-    func compression() throws {
+    @Test(
+        "gzip output is one member the system's gzip decodes; brotli output is smaller than the input; each effort counts",
+        arguments: Compression.Effort.allCases)
+    func compression(effort: Compression.Effort) throws {
         let body = Data(String(repeating: "{\"id\":\"home\",\"title\":\"Home\"},", count: 100).utf8)
-        let gzip = try #require(Compression.compress(body, as: .gzip))
+        let before = Compression.compressedBodies(effort)
+        let gzip = try #require(Compression.compress(body, as: .gzip, effort: effort))
         #expect(gzip.prefix(2) == Data([0x1F, 0x8B]))
-        let brotli = try #require(Compression.compress(body, as: .brotli))
+        let brotli = try #require(Compression.compress(body, as: .brotli, effort: effort))
         #expect(brotli.count < gzip.count && gzip.count < body.count)
-        #expect(Compression.compress(body, as: .identity) == nil)
+        #expect(Compression.compress(body, as: .identity, effort: effort) == nil)
+        #expect(Compression.compressedBodies(effort) >= before + 2)
     }
 }

@@ -4,6 +4,8 @@ import MicroHTTPTesting
 import TestSupport
 import Testing
 
+@testable import TabBarAPI
+
 /// Compressed answers (RFC 9110 §8.4, §12.5.3): prepared answers in gzip and brotli beside identity, chosen by
 /// `Accept-Encoding`, each coding with its own strong tag.
 @Suite("Compressed answers")
@@ -142,27 +144,107 @@ struct CompressionTests {
         }
     }
 
-    @Test("Requests compress nothing: the bodies compressed are counted once per prepared answer (a real process)")
+    /// The `tabconfig_compressed_bodies` series of `effort` in the metrics of the server on `port`.
+    private static func compressed(_ effort: String, port: Int) throws -> Int {
+        let metrics = try httpRequest(port: port, "GET", "/metrics")
+        let series = "tabconfig_compressed_bodies{effort=\"\(effort)\"} "
+        let line = try #require(metrics.text.split(separator: "\n").first { $0.hasPrefix(series) })
+        return try #require(Double(line.dropFirst(series.count)).map { Int($0) })
+    }
+
+    /// Waits up to 10 s for the server on `port` to have compressed `count` bodies at the best effort; the count.
+    private static func bestCompressions(reaching count: Int, port: Int) throws -> Int {
+        let deadline = Date().addingTimeInterval(10)
+        var seen = try compressed("best", port: port)
+        while seen < count, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            seen = try compressed("best", port: port)
+        }
+        return seen
+    }
+
+    @Test("Reused answers compress nothing; an answer is compressed fast once, and at best once when used again")
     func noCompressionPerRequest() throws {
         let directory = try TemporaryDirectory("compression")
         defer { directory.remove() }
         let server = try ServerProcess(dataDirectory: directory.child("data"))
         defer { _ = server.stop() }
-        func compressed() throws -> Int {
-            let metrics = try httpRequest(port: server.port, "GET", "/metrics")
-            let line = try #require(
-                metrics.text.split(separator: "\n").first { $0.hasPrefix("tabconfig_compressed_bodies ") })
-            return try #require(Double(line.split(separator: " ")[1]).map { Int($0) })
+        let (fast, best) = (try Self.compressed("fast", port: server.port), try Self.compressed("best", port: server.port))
+        func get(_ coding: String) throws -> TestResponse {
+            try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", coding)])
         }
-        let before = try compressed()
-        _ = try httpRequest(port: server.port, "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", "br")])
-        let prepared = try compressed()
-        #expect(prepared == before + 2, "one answer, its gzip and brotli forms")
+        let first = try get("br")
+        #expect(try Self.compressed("fast", port: server.port) == fast + 2, "one answer, its gzip and brotli forms")
+        #expect(try Self.compressed("best", port: server.port) == best, "nothing at the best effort on a request")
+        _ = try get("br")
+        #expect(try Self.bestCompressions(reaching: best + 2, port: server.port) == best + 2, "used again: made at best")
+        let upgraded = try get("br")
+        #expect(upgraded.headers["ETag"] == first.headers["ETag"], "one tag for the coding")
+        #expect(upgraded.body.count < first.body.count, "\(upgraded.body.count) < \(first.body.count)")
         for coding in Array(repeating: ["br", "gzip", "gzip, br", "identity"], count: 50).joined() {
-            let response = try httpRequest(
-                port: server.port, "GET", "/v1/clients/ios-phone/tabs", headers: [("Accept-Encoding", coding)])
-            #expect(response.status == 200)
+            #expect(try get(coding).status == 200)
         }
-        #expect(try compressed() == prepared, "200 more requests compressed nothing")
+        #expect(try Self.compressed("fast", port: server.port) == fast + 2, "200 more requests compressed nothing")
+        #expect(try Self.compressed("best", port: server.port) == best + 2)
+    }
+
+    /// A config whose 13 tabs each show on their own `attr.f<i>`: 8,192 targeting outcomes, any of them asked for
+    /// without a token.
+    static var manyOutcomes: [String: Any] {
+        [
+        "tabs": (0..<13).map { index in
+            [
+                "id": "t\(index)", "title": ["default": "T\(index)"],
+                "destination": ["type": "viewController", "name": "T\(index)ViewController"],
+                "when": ["attr.f\(index)": ["$in": ["1"]]],
+            ] as [String: Any]
+        } + [["id": "home", "title": ["default": "Home"], "destination": ["type": "viewController", "name": "Home"]]]
+        ]
+    }
+
+    /// The query asking for outcome `index`: `attr.f<i>=1` for each bit `i` set.
+    static func outcomeQuery(_ index: Int) -> String {
+        (0..<13).map { "attr.f\($0)=\(index >> $0 & 1)" }.joined(separator: "&")
+    }
+
+    @Test("A flood of outcomes past the cache compresses none at the best effort, and a new outcome is still kept")
+    func floodOfOutcomes() throws {
+        let directory = try TemporaryDirectory("compression-flood")
+        defer { directory.remove() }
+        let server = try ServerProcess(
+            dataDirectory: directory.child("data"), environment: ["TABCONFIG_ADMIN_TOKEN": TestApp.adminToken])
+        defer { _ = server.stop() }
+        let published = try httpRequest(
+            port: server.port, "PUT", "/v1/clients/flood/config",
+            headers: TestApp.admin + [("Content-Type", "application/json")],
+            body: try JSONSerialization.data(withJSONObject: Self.manyOutcomes))
+        try #require(published.status == 201, "\(published.text)")
+        func get(_ index: Int) throws -> TestResponse {
+            try httpRequest(
+                port: server.port, "GET", "/v1/clients/flood/tabs?" + Self.outcomeQuery(index),
+                headers: [("Accept-Encoding", "br, gzip")])
+        }
+        let (fast, best) = (try Self.compressed("fast", port: server.port), try Self.compressed("best", port: server.port))
+        // Outcomes with few tabs have bodies too small to compress: count the ones sent in brotli.
+        var compressedOutcomes = 0
+        for index in 0..<4_400 {
+            let response = try get(index)
+            #expect(response.status == 200, "outcome \(index)")
+            if response.headers["Content-Encoding"] == "br" { compressedOutcomes += 1 }
+        }
+        #expect(compressedOutcomes > VersionCache.maximumEntries, "the flood outgrows the cache")
+        #expect(
+            try Self.compressed("fast", port: server.port) == fast + 2 * compressedOutcomes,
+            "each outcome compressed once, fast")
+        #expect(try Self.compressed("best", port: server.port) == best, "none at the best effort")
+
+        let late = 8_191
+        _ = try get(late)
+        _ = try get(late)
+        #expect(try Self.bestCompressions(reaching: best + 2, port: server.port) == best + 2)
+        _ = try get(late)
+        #expect(
+            try Self.compressed("fast", port: server.port) == fast + 2 * compressedOutcomes + 2, "a new outcome is kept")
+        #expect(try Self.compressed("best", port: server.port) == best + 2)
     }
 }
