@@ -34,33 +34,30 @@ extension Catalog {
     }
 
     /// What `request` must read through first; nil when this replica holds everything it names (always on a store
-    /// of its own). The client is the `{client}` path parameter, else what `clientInBody` reads from the body (an
-    /// OFREP evaluation's context), asked only for a conditional request on a shared store.
-    func readThrough(for request: Request, clientInBody: ((Request) -> String?)? = nil) -> ReadThrough? {
-        guard store.isShared else { return nil }
-        let ifNoneMatch = request.headers["If-None-Match"]
-        let ifMatch = request.headers["If-Match"]
-        var client = request.pathParameters["client"]
-        if client == nil, ifNoneMatch != nil || ifMatch != nil, let clientInBody {
-            client = clientInBody(request)
-        }
-        return readThrough(
-            client: client, version: request.pathParameters["version"], ifNoneMatch: ifNoneMatch, ifMatch: ifMatch)
+    /// of its own). `client` is the client it concerns (the `{client}` path parameter, or an OFREP evaluation's),
+    /// `user` the user it acts for once authenticated: the revisions its tags name are read through for that user
+    /// only, so that a caller cannot make a replica query the store for users it is not.
+    func readThrough(for request: Request, client: String?, user: String?) -> ReadThrough? {
+        readThrough(
+            client: client, version: request.pathParameters["version"], ifNoneMatch: request.headers["If-None-Match"],
+            ifMatch: request.headers["If-Match"], user: user)
     }
 
-    /// The same from a request's parts: the `{client}` and `{version}` path parameters and the values of its
-    /// `If-None-Match` and `If-Match` headers.
-    func readThrough(client: String?, version: String?, ifNoneMatch: String?, ifMatch: String?) -> ReadThrough? {
+    /// The same from a request's parts: the `{client}` and `{version}` path parameters, the values of its
+    /// `If-None-Match` and `If-Match` headers, and the user it acts for.
+    func readThrough(
+        client: String?, version: String?, ifNoneMatch: String?, ifMatch: String?, user: String?
+    ) -> ReadThrough? {
         guard store.isShared, let client, ifNoneMatch != nil || ifMatch != nil || version != nil else { return nil }
         var claims = EntityTag.Claims()
         if let ifNoneMatch { claims.add(ifNoneMatch) }
         if let ifMatch { claims.add(ifMatch) }
         if let version = version.flatMap(Int.init) { claims.version = max(claims.version, version) }
         let versionBehind = claims.version > live(client)?.stored.version ?? 0
-        let user = claims.revisions.first { user, revision in
-            revision > store.customization(client: client, user: user)?.revision ?? 0
-        }?.key
-        guard versionBehind || user != nil else { return nil }
-        return ReadThrough(client: client, user: user)
+        let userBehind = user.flatMap { user in
+            claims.revisions[user].map { $0 > store.customization(client: client, user: user)?.revision ?? 0 }
+        } ?? false
+        guard versionBehind || userBehind else { return nil }
+        return ReadThrough(client: client, user: userBehind ? user : nil)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MicroHTTP
+import TabBarModel
 import TabBarStore
 
 /// Routes requests to the handlers and turns every thrown error into problem+json.
@@ -15,6 +16,21 @@ final class TabConfigResponder: Responder {
     static let defaultTabsRoute = "/v1/clients/{client}/tabs"
     static let tabEventsRoute = "/v1/clients/{client}/tabs/events"
 
+    /// Who may call a route: checked before a replica on a shared store reads through for a request (a conditional
+    /// one, or one naming a version), so that a caller the handler would refuse never makes it query the store. The
+    /// handler checks again, as it does on every store.
+    enum Caller: Sendable {
+        /// Anyone; only the config version is read through.
+        case anyone
+        /// The user of the `{user}` path parameter (``UserAccess``), whose revision is read through.
+        case user
+        /// An admin key of any scope.
+        case admin
+        /// An OFREP evaluation: a user token when user authentication is on; the body is read for the context's
+        /// client and user only then.
+        case evaluation
+    }
+
     /// The route table: each route's handler, and for the two tab bars the answer from the request head.
     init(
         service: ServiceHandlers, tabBars: TabBarHandlers, customizations: CustomizationHandlers,
@@ -25,72 +41,88 @@ final class TabConfigResponder: Responder {
         self.service = service
         self.maxBodySize = maxBodySize
         var router = Router()
+        let (users, adminAccess) = (tabBars.users, admin.admin)
         func add(
-            _ method: String, _ pattern: String, head: Router.HeadHandler? = nil, waitsOnStore: Bool = false,
-            clientInBody: (@Sendable (Request) -> String?)? = nil, _ handler: @escaping Handler
+            _ method: String, _ pattern: String, _ caller: Caller, head: Router.HeadHandler? = nil,
+            waitsOnStore: Bool = false, _ handler: @escaping Handler
         ) {
             router.add(method, pattern, head: head) { request in
-                Self.run(
-                    handler, request, catalog: catalog, errors: errors, waitsOnStore: waitsOnStore,
-                    clientInBody: clientInBody)
+                Self.run(handler, request, catalog: catalog, errors: errors, waitsOnStore: waitsOnStore) {
+                    try Self.readThroughSubject(request, caller, users: users, admin: adminAccess)
+                }
             }
         }
-        add("GET", "/healthz") { service.health($0) }
-        add("GET", "/readyz") { service.readiness($0) }
-        add("GET", "/openapi.yaml") { try service.openAPI($0) }
+        add("GET", "/healthz", .anyone) { service.health($0) }
+        add("GET", "/readyz", .anyone) { service.readiness($0) }
+        add("GET", "/openapi.yaml", .anyone) { try service.openAPI($0) }
         if service.metrics != nil {
-            add("GET", "/metrics") { service.metricsText($0) }
+            add("GET", "/metrics", .anyone) { service.metricsText($0) }
         }
         if admin.console != nil {
-            add("GET", "/admin") { admin.consoleRedirect($0) }
-            add("GET", "/admin/") { try admin.consoleFile($0) }
-            add("GET", "/admin/{file}") { try admin.consoleFile($0) }
+            add("GET", "/admin", .anyone) { admin.consoleRedirect($0) }
+            add("GET", "/admin/", .anyone) { try admin.consoleFile($0) }
+            add("GET", "/admin/{file}", .anyone) { try admin.consoleFile($0) }
         }
-        add("GET", "/v1/clients") { try configs.listClients($0) }
-        add("GET", Self.defaultTabsRoute, head: { tabBars.defaultTabsHead($0, $1) }) { try tabBars.defaultTabs($0) }
-        add("GET", Self.tabEventsRoute) { try tabBars.tabEvents($0) }
-        add("GET", "/v1/clients/{client}/tabs/explain") { try admin.explainTabs($0) }
-        add("GET", "/v1/clients/{client}/users/{user}/tabs", head: { tabBars.userTabsHead($0, $1) }) {
+        add("GET", "/v1/clients", .admin) { try configs.listClients($0) }
+        add("GET", Self.defaultTabsRoute, .anyone, head: { tabBars.defaultTabsHead($0, $1) }) {
+            try tabBars.defaultTabs($0)
+        }
+        add("GET", Self.tabEventsRoute, .anyone) { try tabBars.tabEvents($0) }
+        add("GET", "/v1/clients/{client}/tabs/explain", .admin) { try admin.explainTabs($0) }
+        add("GET", "/v1/clients/{client}/users/{user}/tabs", .user, head: { tabBars.userTabsHead($0, $1) }) {
             try tabBars.userTabs($0)
         }
-        add("GET", "/v1/clients/{client}/users/{user}/tab-order") { try customizations.getTabOrder($0) }
-        add("PUT", "/v1/clients/{client}/users/{user}/tab-order") { try customizations.putTabOrder($0) }
-        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", waitsOnStore: true) {
+        add("GET", "/v1/clients/{client}/users/{user}/tab-order", .user) { try customizations.getTabOrder($0) }
+        add("PUT", "/v1/clients/{client}/users/{user}/tab-order", .user) { try customizations.putTabOrder($0) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/tab-order", .user, waitsOnStore: true) {
             try customizations.deleteTabOrder($0)
         }
-        add("GET", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try customizations.listDynamicTabs($0) }
-        add("POST", "/v1/clients/{client}/users/{user}/dynamic-tabs") { try customizations.openDynamicTab($0) }
-        add("DELETE", "/v1/clients/{client}/users/{user}/dynamic-tabs/{name}") {
+        add("GET", "/v1/clients/{client}/users/{user}/dynamic-tabs", .user) { try customizations.listDynamicTabs($0) }
+        add("POST", "/v1/clients/{client}/users/{user}/dynamic-tabs", .user) { try customizations.openDynamicTab($0) }
+        add("DELETE", "/v1/clients/{client}/users/{user}/dynamic-tabs/{name}", .user) {
             try customizations.closeDynamicTab($0)
         }
-        add("GET", "/v1/clients/{client}/config") { try configs.getConfig($0) }
-        add("PUT", "/v1/clients/{client}/config", waitsOnStore: true) { try configs.putConfig($0) }
-        add("DELETE", "/v1/clients/{client}/config", waitsOnStore: true) { try configs.deleteConfig($0) }
-        add("GET", "/v1/clients/{client}/config/versions") { try configs.listVersions($0) }
-        add("GET", "/v1/clients/{client}/config/versions/{version}") { try configs.getVersion($0) }
-        add("POST", "/v1/clients/{client}/config/rollback", waitsOnStore: true) { try configs.rollback($0) }
-        add("POST", "/v1/clients/{client}/config/preview") { try configs.previewConfig($0) }
-        add("POST", "/v1/import/plist", waitsOnStore: true) { try configs.importPlist($0) }
-        add("GET", "/v1/clients/{client}/builds") { try builds.listBuilds($0) }
-        add("GET", "/v1/clients/{client}/builds/{platform}/{appVersion}") { try builds.getBuild($0) }
-        add("PUT", "/v1/clients/{client}/builds/{platform}/{appVersion}", waitsOnStore: true) { try builds.putBuild($0) }
-        add("DELETE", "/v1/clients/{client}/builds/{platform}/{appVersion}", waitsOnStore: true) {
+        add("GET", "/v1/clients/{client}/config", .admin) { try configs.getConfig($0) }
+        add("PUT", "/v1/clients/{client}/config", .admin, waitsOnStore: true) { try configs.putConfig($0) }
+        add("DELETE", "/v1/clients/{client}/config", .admin, waitsOnStore: true) { try configs.deleteConfig($0) }
+        add("GET", "/v1/clients/{client}/config/versions", .admin) { try configs.listVersions($0) }
+        add("GET", "/v1/clients/{client}/config/versions/{version}", .admin) { try configs.getVersion($0) }
+        add("POST", "/v1/clients/{client}/config/rollback", .admin, waitsOnStore: true) { try configs.rollback($0) }
+        add("POST", "/v1/clients/{client}/config/preview", .admin) { try configs.previewConfig($0) }
+        add("POST", "/v1/import/plist", .admin, waitsOnStore: true) { try configs.importPlist($0) }
+        add("GET", "/v1/clients/{client}/builds", .admin) { try builds.listBuilds($0) }
+        add("GET", "/v1/clients/{client}/builds/{platform}/{appVersion}", .admin) { try builds.getBuild($0) }
+        add("PUT", "/v1/clients/{client}/builds/{platform}/{appVersion}", .admin, waitsOnStore: true) {
+            try builds.putBuild($0)
+        }
+        add("DELETE", "/v1/clients/{client}/builds/{platform}/{appVersion}", .admin, waitsOnStore: true) {
             try builds.deleteBuild($0)
         }
-        add("GET", "/v1/audit", waitsOnStore: true) { try admin.auditLog($0) }
-        add("POST", "/ofrep/v1/evaluate/flags", clientInBody: OFREPHandlers.client) { try ofrep.evaluateFlags($0) }
-        add("POST", "/ofrep/v1/evaluate/flags/{key}") { try ofrep.evaluateFlag($0) }
+        add("GET", "/v1/audit", .admin, waitsOnStore: true) { try admin.auditLog($0) }
+        add("POST", "/ofrep/v1/evaluate/flags", .evaluation) { try ofrep.evaluateFlags($0) }
+        add("POST", "/ofrep/v1/evaluate/flags/{key}", .evaluation) { try ofrep.evaluateFlag($0) }
         self.router = router
     }
 
-    /// Runs `handler`: after reading through when the request names what this replica has not read yet (its client
-    /// in the path, or where `clientInBody` finds it), and off the worker thread when it `waitsOnStore` (a write that
-    /// waits for the store: the connection is suspended meanwhile).
+    /// Runs `handler`: after reading through when the request names what this replica has not read yet, and off the
+    /// worker thread when it `waitsOnStore` (a write that waits for the store: the connection is suspended
+    /// meanwhile). On a shared store, a request that may need a read-through is first let in by `subject` (the
+    /// route's ``Caller`` check), whose refusal is the answer.
     private static func run(
         _ handler: @escaping Handler, _ request: Request, catalog: Catalog, errors: ErrorResponder, waitsOnStore: Bool,
-        clientInBody: (@Sendable (Request) -> String?)?
+        subject: () throws -> (client: String?, user: String?)
     ) -> Response {
-        let readThrough = catalog.readThrough(for: request, clientInBody: clientInBody)
+        var readThrough: Catalog.ReadThrough?
+        if catalog.store.isShared, request.headers["If-None-Match"] != nil || request.headers["If-Match"] != nil
+            || request.pathParameters["version"] != nil
+        {
+            do {
+                let (client, user) = try subject()
+                readThrough = catalog.readThrough(for: request, client: client, user: user)
+            } catch {
+                return errors.response(for: error, request: request)
+            }
+        }
         guard readThrough != nil || waitsOnStore else { return attempt(handler, request, errors: errors) }
         let deferred = DeferredResponse()
         let answer: @Sendable () -> Void = {
@@ -111,6 +143,31 @@ final class TabConfigResponder: Responder {
             answer()
         }
         return Response(deferred: deferred)
+    }
+
+    /// The client and the user a request's read-through concerns, once `caller` lets it in (else what it throws).
+    private static func readThroughSubject(
+        _ request: Request, _ caller: Caller, users: UserAccess, admin: AdminAccess
+    ) throws -> (client: String?, user: String?) {
+        let client = request.pathParameters["client"]
+        switch caller {
+        case .anyone:
+            return (client, nil)
+        case .admin:
+            try admin.requireScope(.read, request)
+            return (client, nil)
+        case .user:
+            return (client, try users.authorizedUser(request))
+        case .evaluation:
+            let subject =
+                users.authenticator == nil
+                ? nil : try users.user(pathUser: "me", authorization: request.headers["Authorization"], verifying: true)
+            guard let evaluation = OFREPHandlers.context(request) else { return (client, nil) }
+            let user = evaluation.targetingKey.flatMap { key in
+                Identifiers.isValidUser(key) && (subject == nil || subject == key) ? key : nil
+            }
+            return (client ?? evaluation.client, user)
+        }
     }
 
     /// Where writes that wait for the store run, so that no worker thread waits with them.

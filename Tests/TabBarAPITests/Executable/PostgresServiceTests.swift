@@ -243,6 +243,46 @@ struct PostgresServiceTests {
         #expect(try client.send("GET", tabOrder, headers: [("If-None-Match", "\"r2:alice\"")]).status == 200)
     }
 
+    @Test("a caller the route refuses makes no query: with the database unreachable it gets its 401, not the 503 of a read-through; a public route reads through for the version only")
+    func refusedBeforeReadThrough() async throws {
+        let token = try await TestKeys.hs256(.valid(subject: "alice"))
+        let served = try ServedDatabase("pg-refused", environment: ["TABCONFIG_JWT_HS256_SECRET": TestKeys.secret])
+        defer { served.stop() }
+        let (url, server) = (served.url, served.server)
+        let client = try TestClient(port: server.port, timeout: 30)
+        defer { client.close() }
+        let alice = [("Authorization", "Bearer \(token)")]
+
+        try TestPostgres.setReachable(url, false)
+        defer { try? TestPostgres.setReachable(url, true) }
+        #expect(try eventually(within: 30) { try client.send("GET", "/readyz").status == 503 })
+        let ghost = [("If-None-Match", "\"u1-en-7:ghost\", \"r7:ghost\", \"ou1-en-7:ghost\"")]
+        for path in ["/v1/clients/ios-phone/users/ghost/tabs", "/v1/clients/ios-phone/users/ghost/tab-order"] {
+            let refused = try client.send("GET", path, headers: ghost)
+            #expect(refused.status == 401, "\(path): \(refused.status)")
+        }
+        let evaluation = try client.send(
+            "POST", "/ofrep/v1/evaluate/flags", headers: ghost + [("Content-Type", "application/json")],
+            body: Data(#"{"context":{"client":"ios-phone","targetingKey":"ghost"}}"#.utf8))
+        #expect(evaluation.status == 401)
+        let unparsed = try client.send(
+            "POST", "/ofrep/v1/evaluate/flags", headers: ghost + [("Content-Type", "application/json")],
+            body: Data("not json".utf8))
+        #expect(unparsed.status == 401, "the token is checked before the body is read")
+        let admin = try client.send("GET", "/v1/clients/ios-phone/config", headers: [("If-None-Match", "\"c9\"")])
+        #expect(admin.status == 401)
+        let publicRoute = try client.send("GET", "/v1/clients/ios-phone/tabs", headers: ghost)
+        #expect(publicRoute.status == 200, "a user's tags name nothing the default tab bar depends on")
+        let aliceOnGhost = try client.send("GET", "/v1/clients/ios-phone/users/alice/tab-order", headers: alice + ghost)
+        #expect(aliceOnGhost.status == 200, "another user's tags are not read through for alice")
+
+        let behind = try client.send(
+            "GET", "/v1/clients/ios-phone/users/alice/tab-order", headers: alice + [("If-None-Match", "\"r7:alice\"")])
+        #expect(behind.status == 503, "a caller let in reads through: this replica cannot tell whether r7 exists")
+        let newerVersion = try client.send("GET", "/v1/clients/ios-phone/tabs", headers: [("If-None-Match", "\"t9-en\"")])
+        #expect(newerVersion.status == 503)
+    }
+
     @Test("a write waiting on the database holds no worker thread: with one, reads are answered while a publish waits for a lock")
     func writeWaitsOffWorker() throws {
         let served = try ServedDatabase("pg-waiting", arguments: ["--threads", "1"])
@@ -341,12 +381,12 @@ struct PostgresServiceTests {
         let directory: TemporaryDirectory
         let server: ServerProcess
 
-        init(_ name: String, arguments: [String] = []) throws {
+        init(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
             url = try TestPostgres.createDatabase()
             directory = try TemporaryDirectory(name)
             server = try ServerProcess(
                 dataDirectory: directory.url, arguments: ["--store", url] + arguments,
-                environment: ["TABCONFIG_ADMIN_TOKEN": "pg-admin"])
+                environment: environment.merging(["TABCONFIG_ADMIN_TOKEN": "pg-admin"]) { $1 })
         }
 
         func stop() {

@@ -52,12 +52,11 @@ struct OFREPHandlers: Sendable {
         }
     }
 
-    /// The client a bulk evaluation's context names, for a replica's read-through
-    /// (``Catalog/readThrough(for:clientInBody:)``); nil for a body that is not a valid context, which the handler
-    /// then refuses.
-    @Sendable static func client(_ request: Request) -> String? {
+    /// The context of an evaluation's body, for a replica's read-through (``TabConfigResponder/Caller``); nil for a
+    /// body that is not a valid context, which the handler then refuses.
+    static func context(_ request: Request) -> EvaluationContext? {
         guard case .success(let evaluation) = EvaluationContext.decode(json: request.body) else { return nil }
-        return evaluation.client
+        return evaluation
     }
 
     /// The tab bar a context gets, resolved as the tab-bar GETs resolve it, before the merge: enough for the tag.

@@ -10,7 +10,7 @@ extension TabBarHandlers {
         let localeQuery = head.query("locale")
         let ifNoneMatch = head.header("If-None-Match")
         guard Self.isUsable(localeQuery), let live = catalog.live(parameters["client"] ?? ""),
-            isCurrent(client: live.stored.client, ifNoneMatch: ifNoneMatch),
+            isCurrent(client: live.stored.client, user: nil, ifNoneMatch: ifNoneMatch),
             let context = contexts.context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
@@ -29,8 +29,8 @@ extension TabBarHandlers {
         let localeQuery = head.query("locale")
         let ifNoneMatch = head.header("If-None-Match")
         guard Self.isUsable(localeQuery), let live = catalog.live(client),
-            isCurrent(client: client, ifNoneMatch: ifNoneMatch),
             let user = try? users.user(pathUser: pathUser, authorization: head.header("Authorization"), verifying: false),
+            isCurrent(client: client, user: user, ifNoneMatch: ifNoneMatch),
             let context = contexts.context(of: head, localeGiven: localeQuery != nil)
         else {
             return nil
@@ -41,10 +41,10 @@ extension TabBarHandlers {
         return answer.validators.notModified(ifNoneMatch: ifNoneMatch) ?? answer.response
     }
 
-    /// Whether this replica holds everything the head's `If-None-Match` names; else the request takes the usual way,
-    /// which reads through first.
-    private func isCurrent(client: String, ifNoneMatch: String?) -> Bool {
-        catalog.readThrough(client: client, version: nil, ifNoneMatch: ifNoneMatch, ifMatch: nil) == nil
+    /// Whether this replica holds everything the head's `If-None-Match` names for `user` (nil: the default tab
+    /// bar); else the request takes the usual way, which reads through first.
+    private func isCurrent(client: String, user: String?, ifNoneMatch: String?) -> Bool {
+        catalog.readThrough(client: client, version: nil, ifNoneMatch: ifNoneMatch, ifMatch: nil, user: user) == nil
     }
 
 
