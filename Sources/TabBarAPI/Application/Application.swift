@@ -9,7 +9,7 @@ public final class Application: Sendable {
     public let configuration: ApplicationConfiguration
     /// The store the service writes to.
     public let store: any TabBarStore
-    private let catalog: Catalog
+    let catalog: Catalog
     private let adminKeys: AdminKeyring
     private let metrics: ServiceMetrics?
     private let service: ServiceHandlers

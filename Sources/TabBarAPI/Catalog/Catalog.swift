@@ -147,9 +147,14 @@ final class Catalog: Sendable {
             .map(live.absence)
     }
 
+    /// The manifests registered for `client`, by build.
+    func builds(of client: String) -> [AppBuild: BuildRegistry.Registered] {
+        builds.builds(of: client, keepingNone: live(client) != nil)
+    }
+
     /// What the client's registered builds cannot open of `config` (a publish's and a dry run's warnings).
     func buildCoverage(client: String, config: TabBarConfig) -> BuildCoverage {
-        BuildCoverage(config: config, manifests: builds.builds(of: client).mapValues(\.manifest))
+        BuildCoverage(config: config, manifests: builds(of: client).mapValues(\.manifest))
     }
 
     /// Registers `document` (a valid manifest) for `build` of `client`, with the audit entry `audit` when it changes

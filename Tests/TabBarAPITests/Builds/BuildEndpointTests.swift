@@ -1,6 +1,6 @@
 import Foundation
 import MicroHTTPTesting
-import TabBarAPI
+@testable import TabBarAPI
 import TabBarModel
 import Testing
 
@@ -23,6 +23,28 @@ struct BuildEndpointTests {
         let response = try app.request("GET", "/v1/clients/shop/tabs\(query)")
         guard response.status == 200 else { throw TestFailure("tabs: \(response.status) \(response.text)") }
         return try JSONDecoder().decode(ResolvedTabBar.self, from: response.body).tabs.map(\.id)
+    }
+
+    @Test("asking about builds of clients that have none and are not live keeps nothing for them")
+    func unknownClientsLeaveNothing() throws {
+        try TestApp.with { app in
+            try app.publish("shop", Self.shopConfig)
+            #expect(try Self.register(app, "ios/5.2.0", ["HomeViewController"]).status == 201)
+            let kept = app.application.catalog.builds.clientCount
+            for index in 0..<50 {
+                let list = try app.request("GET", "/v1/clients/nobody-\(index)/builds", headers: TestApp.admin)
+                #expect(list.status == 200 && list.text.contains(#""builds":[]"#), "\(list.text)")
+                let build = try app.request("GET", "/v1/clients/nobody-\(index)/builds/ios/1.0", headers: TestApp.admin)
+                #expect(build.status == 404)
+                let preview = try app.request(
+                    "POST", "/v1/clients/nobody-\(index)/config/preview?platform=ios&appVersion=1.0",
+                    headers: TestApp.admin, json: Self.shopConfig)
+                #expect(preview.status == 200, "\(preview.text)")
+            }
+            #expect(app.application.catalog.builds.clientCount == kept)
+            #expect(try Self.register(app, "ios/5.3.0", ["HomeViewController"]).status == 201)
+            #expect(try Self.defaultTabs(app, "?platform=ios&appVersion=5.3.0") == ["home"], "a live client's are kept")
+        }
     }
 
     @Test("PUT answers 201, then 200 for an equal or a new manifest; GET with its ETag and 304; list; DELETE")

@@ -49,7 +49,7 @@ struct Explainer: Sendable {
         if let platform = context.platform, let appVersion = context.appVersion,
             let named = AppBuild(platform: platform, appVersion: appVersion)
         {
-            let registered = builds.builds(of: client)[named]
+            let registered = builds.builds(of: client, keepingNone: false)[named]
             build = BuildExplanation(
                 platform: named.platform, appVersion: named.appVersion, registered: registered != nil)
             if let registered {

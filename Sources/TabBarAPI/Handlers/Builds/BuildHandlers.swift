@@ -38,7 +38,7 @@ struct BuildHandlers: Sendable {
         try admin.requireScope(.read, request)
         let client = try request.clientID()
         let build = try request.appBuild()
-        guard let registered = catalog.builds.builds(of: client)[build] else {
+        guard let registered = catalog.builds(of: client)[build] else {
             throw APIError.notFound("Client '\(client)' has no manifest for build \(build).")
         }
         let validators = CacheValidators(
@@ -66,7 +66,7 @@ struct BuildHandlers: Sendable {
     func listBuilds(_ request: Request) throws -> Response {
         try admin.requireScope(.read, request)
         let client = try request.clientID()
-        let builds = catalog.builds.builds(of: client).sorted { $0.key < $1.key }.map(\.value)
+        let builds = catalog.builds(of: client).sorted { $0.key < $1.key }.map(\.value)
         return .json(
             BuildList(
                 client: client,
