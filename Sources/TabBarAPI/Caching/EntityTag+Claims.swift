@@ -17,7 +17,8 @@ extension EntityTag {
         }
 
         /// `rest` is what follows the kind: `t`/`c` `VERSION…`, `u` `VERSION-LOCALE[OUTCOME]-REVISION:USER`,
-        /// `r` `REVISION:USER`, `o` a `t` or `u` tag's kind and rest (an OFREP bulk evaluation's).
+        /// `r` `REVISION:USER`, `o` a `t` or `u` tag's kind and rest, after a `b` for a build (an OFREP bulk
+        /// evaluation's).
         private mutating func add(kind: Character, _ rest: Substring) {
             let colon = rest.firstIndex(of: ":")
             let user = colon.map { rest[rest.index(after: $0)...] }
@@ -30,8 +31,9 @@ extension EntityTag {
                 guard let colon else { return }
                 note(revision: rest[..<colon], user: user)
             case "o":
-                guard let inner = rest.first, inner == "t" || inner == "u" else { return }
-                add(kind: inner, rest.dropFirst())
+                let tabBar = rest.first == "b" ? rest.dropFirst() : rest
+                guard let inner = tabBar.first, inner == "t" || inner == "u" else { return }
+                add(kind: inner, tabBar.dropFirst())
             default:
                 return
             }

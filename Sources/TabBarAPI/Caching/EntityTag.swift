@@ -20,9 +20,11 @@ enum EntityTag {
         "\"u\(version)-\(locale)\(outcome)-\(revision):\(user)\""
     }
 
-    /// An OFREP bulk evaluation, read off the tab bar tagged `tabBar`: that tag with `o` before it.
-    static func flags(tabBar: String) -> String {
-        "\"o" + tabBar.dropFirst()
+    /// An OFREP bulk evaluation, read off the tab bar tagged `tabBar`: that tag with `o` before it, and `b` after the
+    /// `o` when the context names a build with a registered manifest (`forBuild`), whose flags give other reasons for
+    /// the same tab bar.
+    static func flags(tabBar: String, forBuild: Bool = false) -> String {
+        (forBuild ? "\"ob" : "\"o") + tabBar.dropFirst()
     }
 
     /// A build manifest's tag: the store's revision of it.

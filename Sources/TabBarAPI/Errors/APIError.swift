@@ -103,6 +103,11 @@ extension APIError {
         status: 412, type: ProblemType.preconditionFailed, title: "Precondition failed",
         detail: "The stored revision does not match the expected one.")
 
+    /// `If-None-Match: *` on a method that is not GET or HEAD, where an answer exists (RFC 9110 §13.1.2).
+    static let anyRepresentationExists = APIError(
+        status: 412, type: ProblemType.preconditionFailed, title: "Precondition failed",
+        detail: "If-None-Match: * holds only where nothing exists; this request has an answer.")
+
     static func payloadTooLarge(limit: Int) -> APIError {
         APIError(
             status: 413, type: ProblemType.payloadTooLarge, title: "Payload too large",

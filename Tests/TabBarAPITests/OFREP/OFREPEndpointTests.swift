@@ -133,6 +133,54 @@ struct OFREPEndpointTests {
         }
     }
 
+    @Test("bulk: If-None-Match: * is a 412 (RFC 9110 §13.1.2: not GET or HEAD), a tag it names still a 304")
+    func ifNoneMatchStar() throws {
+        try TestApp.with { app in
+            try app.publish("shop-app", Self.shopConfig)
+            let context: [String: Any] = ["client": "shop-app", "locale": "en"]
+            let etag = try #require(try Self.bulk(app, context).headers["ETag"])
+            for header in ["*", "\"x\", *", " * "] {
+                let star = try Self.bulk(app, context, headers: [("If-None-Match", header)])
+                #expect(star.status == 412, "\(header)")
+                #expect(star.headers["Content-Type"] == "application/problem+json")
+            }
+            #expect(try Self.bulk(app, context, headers: [("If-None-Match", etag)]).status == 304)
+        }
+    }
+
+    @Test("a build whose manifest lacks nothing: its own tag, so the tabs flag's reason is the single flag's, in either order")
+    func buildLackingNothing() throws {
+        for buildFirst in [false, true] {
+            try TestApp.with { app in
+                try app.publish(
+                    "plain", ["tabs": [TargetingEndpointTests.tab("home"), TargetingEndpointTests.tab("profile")]])
+                let manifest = try app.request(
+                    "PUT", "/v1/clients/plain/builds/ios/5.0.0", headers: TestApp.admin,
+                    json: ["viewControllers": ["HomeViewController", "ProfileViewController"]])
+                #expect(manifest.status == 201)
+                let plain: [String: Any] = ["client": "plain", "locale": "en"]
+                var build = plain
+                build["platform"] = "ios"
+                build["appVersion"] = "5.0.0"
+                var bulks: [String: TestResponse] = [:]
+                for (name, context) in buildFirst ? [("build", build), ("plain", plain)] : [("plain", plain), ("build", build)] {
+                    bulks[name] = try Self.bulk(app, context)
+                }
+                let (withBuild, without) = (try #require(bulks["build"]), try #require(bulks["plain"]))
+                #expect(withBuild.headers["ETag"] != without.headers["ETag"])
+                #expect(try Self.flags(without)["tabs"]?["reason"] as? String == "STATIC")
+                #expect(try Self.flags(withBuild)["tabs"]?["reason"] as? String == "TARGETING_MATCH")
+                for (context, response) in [(plain, without), (build, withBuild)] {
+                    let single = try Self.object(try Self.evaluate(app, "tabs", context))
+                    #expect(single["reason"] as? String == (try Self.flags(response)["tabs"]?["reason"] as? String))
+                }
+                let revalidated = try Self.bulk(
+                    app, build, headers: [("If-None-Match", try #require(without.headers["ETag"]))])
+                #expect(revalidated.status == 200, "the tag without the build does not stand for the build's answer")
+            }
+        }
+    }
+
     @Test("bulk answers kept per tag: the same context twice answers the same bytes; a save, a manifest, a publish change them")
     func bulkAnswersFollowChanges() throws {
         try TestApp.with { app in
@@ -211,6 +259,10 @@ struct OFREPEndpointTests {
                     "POST", "/ofrep/v1/evaluate/flags", headers: TestApp.json, body: Data(twice.utf8))
                 try expect(response, 400, "INVALID_CONTEXT", key: nil, mentioning: "'\(name)' is given more than once")
             }
+            let twice = #"{"context":{"client":"shop-app"},"context":{"client":"other"}}"#
+            let contextTwice = try app.request(
+                "POST", "/ofrep/v1/evaluate/flags", headers: TestApp.json, body: Data(twice.utf8))
+            try expect(contextTwice, 400, "INVALID_CONTEXT", key: nil, mentioning: "'context' is given more than once")
         }
     }
 

@@ -30,6 +30,10 @@ struct EntityTagClaimsTests {
         let read = claims(user + ", " + EntityTag.flags(tabBar: EntityTag.defaultTabs(version: 11, locale: "fr")))
         #expect(read.version == 11)
         #expect(read.revisions == ["zed": 12])
+        let build = EntityTag.flags(
+            tabBar: EntityTag.userTabs(version: 13, locale: "en", revision: 14, user: "ann"), forBuild: true)
+        #expect(build.hasPrefix("\"obu13"))
+        #expect(claims(build).version == 13 && claims(build).revisions == ["ann": 14], "a build's tags too")
         #expect(claims("\"or3:zed\", \"oc9\", \"oo7\"").version == 0, "only a tab bar's tag follows the o")
         #expect(claims("\"or3:zed\"").revisions.isEmpty)
     }

@@ -11,7 +11,8 @@ struct OFREPHandlers: Sendable {
     let contexts: ContextReader
 
     /// `POST /ofrep/v1/evaluate/flags`: every flag of the context's client, with a strong tag of the outcome and a
-    /// `304` to `If-None-Match`, answered before the merge. The answer of each tag is kept with the version
+    /// `304` to `If-None-Match` naming it (as OFREP asks), answered before the merge; `If-None-Match: *` is a `412`, as
+    /// RFC 9110 §13.1.2 says for a method other than GET and HEAD. The answer of each tag is kept with the version
     /// (``VersionCache``): a provider that polls without `If-None-Match` is answered from memory until the outcome or
     /// the user's revision changes. An unknown client is an invalid context.
     func evaluateFlags(_ request: Request) throws -> Response {
@@ -20,9 +21,13 @@ struct OFREPHandlers: Sendable {
                 .invalidContext("'client': there is no client '\(client)'")
             }
             let validators = CacheValidators(
-                etag: EntityTag.flags(tabBar: resolution.etag), cacheControl: CachePolicy.privateCacheControl,
+                etag: EntityTag.flags(tabBar: resolution.etag, forBuild: resolution.absence != nil),
+                cacheControl: CachePolicy.privateCacheControl,
                 variesByLanguage: !resolution.localeGiven,
                 variesByHeader: resolution.live.targeting.isEmpty ? nil : contexts.countryHeader)
+            if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.list(ifNoneMatch).contains("*") {
+                throw APIError.anyRepresentationExists
+            }
             if let notModified = validators.notModified(request) { return notModified }
             let body = resolution.live.cache.flagAnswer(tag: validators.etag) {
                 OFREPFlags(bar: resolution.bar()).bulkBody()

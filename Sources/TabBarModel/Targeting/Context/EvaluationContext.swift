@@ -51,6 +51,9 @@ extension EvaluationContext {
         else {
             return .failure(.invalid("the body is an object with a member 'context', an object"))
         }
+        guard members.count(where: { $0.key == "context" }) == 1 else {
+            return .failure(.invalid("'context' is given more than once"))
+        }
         guard attributes.count <= maximumMembers else {
             return .failure(.invalid("a context has at most \(maximumMembers) members"))
         }
