@@ -109,6 +109,35 @@ struct TabBarClientOutcomeTests {
         await next.shutdown()
     }
 
+    @Test("Sign-out after shutdown still removes the user's files: the next launch shows the bundled tab bar")
+    func signOutAfterShutdown() async throws {
+        let server = try await ClientTestServer.published()
+        defer { server.close() }
+        let configuration = server.configuration(user: .id("late-leaver"), bundled: ClientFixtures.bundled)
+        let storage = ClientStorage(configuration)
+        let client = TabBarClient(configuration: configuration)
+        let base = TabOrderState(try await client.refresh().tabBar)
+        server.stop()
+        let moved = TabOrderState(order: ["search", "home", "library", "favorites", "profile", "settings"])
+        try await client.save(TabOrderEdit(base: base, edited: moved))
+        #expect(FileManager.default.fileExists(atPath: storage.answerFile.path))
+        #expect(FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        await client.shutdown()
+
+        #expect(try await client.signOut() == nil)
+        #expect(!FileManager.default.fileExists(atPath: storage.answerFile.path))
+        #expect(!FileManager.default.fileExists(atPath: storage.pendingFile.path))
+
+        try server.restart()
+        let next = TabBarClient(configuration: configuration)
+        await next.start()
+        #expect(next.current?.source == .bundled)
+        #expect(await next.pendingEdit == nil)
+        #expect(await next.delivery { $0.source == .fresh } != nil)
+        #expect(try await server.storedOrder("app", "late-leaver").revision == 0)
+        await next.shutdown()
+    }
+
     @Test("Without a context the client sends its platform, the bundle's and the OS's versions; explicit values win")
     func appContextFromTheBundle() async throws {
         let server = try await ClientTestServer.published()

@@ -4,17 +4,20 @@ import Testing
 @testable import TabConfigClient
 
 /// A storage directory of its own, removed when the test ends.
-private final class Scratch {
+final class Scratch {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("client-parts-\(UUID().uuidString)")
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
+    /// A configuration of client `app` and user `user` keeping its files here.
+    func configuration(user: String = "ann") -> TabBarClient.Configuration {
+        TabBarClient.Configuration(
+            baseURL: URL(string: "https://tabs.example.com")!, client: "app", user: .id(user), storageDirectory: url)
+    }
+
     /// The files of client `app` and user `user` here.
     func storage(user: String = "ann") -> ClientStorage {
-        ClientStorage(
-            TabBarClient.Configuration(
-                baseURL: URL(string: "https://tabs.example.com")!, client: "app", user: .id(user),
-                storageDirectory: url))
+        ClientStorage(configuration(user: user))
     }
 }
 

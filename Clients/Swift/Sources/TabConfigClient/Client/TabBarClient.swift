@@ -108,13 +108,13 @@ public actor TabBarClient {
     /// Signs the user out on this device: removes the user's cached answer and pending save from the storage
     /// directory, for ``User/me`` and ``User/id(_:)`` alike, and shuts the client down. With `sendingPendingSave`,
     /// a pending save is first sent, for at most `timeout`, and its outcome returned; a save not stored by then is
-    /// discarded. A later client for the same user starts from the bundled default.
+    /// discarded. After ``shutdown()`` nothing is sent, and the files are removed all the same. A later client for
+    /// the same user starts from the bundled default. Throws only when the files could not be removed.
     @discardableResult
     public func signOut(sendingPendingSave: Bool = true, timeout: Duration = .seconds(10)) async throws
         -> SaveOutcome?
     {
-        try prepare()
-        let outcome = sendingPendingSave ? try await sendPendingSave(timeout: timeout) : nil
+        let outcome = sendingPendingSave && !stopped ? (try? await sendPendingSave(timeout: timeout)) ?? nil : nil
         shutdown()
         do {
             try storage.removeAll()
