@@ -53,10 +53,11 @@ enum ClientFixtures {
             refreshInterval: refresh, requestTimeout: .seconds(10))
     }
 
-    /// An HS256 token for `user` with ``ClientTestServer/hs256Secret``, valid for an hour.
-    static func token(for user: String) async throws -> String {
+    /// An HS256 token for `user` with `secret` (by default ``ClientTestServer/hs256Secret``, which the service
+    /// accepts), valid for an hour.
+    static func token(for user: String, secret: String = ClientTestServer.hs256Secret) async throws -> String {
         let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: ClientTestServer.hs256Secret), digestAlgorithm: .sha256)
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         return try await keys.sign(
             UserClaims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(3600))))
     }

@@ -13,12 +13,16 @@ struct TabBarClientAuthTests {
         defer { server.close() }
         let published = try await server.requestCount()
         let good = try await ClientFixtures.token(for: "locked-out")
-        let current = Mutex<String?>("not-a-token")
+        // The user's own token, which the service refuses: a save made with it is still the user's to send.
+        let refused = try await ClientFixtures.token(for: "locked-out", secret: "another-hs256-secret-0123456789abcdef")
+        let current = Mutex<String?>(refused)
         let client = server.client(user: .me, tokens: { current.withLock { $0 } }, refresh: .milliseconds(100))
         await client.start()
         await client.setActive(true)
-        let refused = await client.status { $0.connection == .unauthorized(status: 401) }
-        #expect(refused?.lastError == .unauthorized(status: 401, problem: refused?.lastError.flatMap(\.problem)))
+        let unauthorized = await client.status { $0.connection == .unauthorized(status: 401) }
+        #expect(
+            unauthorized?.lastError
+                == .unauthorized(status: 401, problem: unauthorized?.lastError.flatMap(\.problem)))
         #expect(try await server.settledCount(expected: published + 1) == published + 1)
 
         try await Task.sleep(for: .seconds(1))

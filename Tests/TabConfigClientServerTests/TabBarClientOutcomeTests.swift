@@ -88,7 +88,7 @@ struct TabBarClientOutcomeTests {
         defer { server.close() }
         let token = try await ClientFixtures.token(for: "me-leaver")
         let configuration = server.configuration(user: .me, bundled: ClientFixtures.bundled, tokens: { token })
-        let storage = ClientStorage(configuration)
+        let storage = ClientStorage(configuration, subject: "me-leaver")
         let client = TabBarClient(configuration: configuration)
         let base = TabOrderState(try await client.refresh().tabBar)
         server.stop()

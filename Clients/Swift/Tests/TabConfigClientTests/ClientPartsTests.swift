@@ -106,7 +106,7 @@ struct SaveQueueTests {
     @Test("An edit is kept on disk before it is sent; a second one composes with it; an empty one queues nothing")
     func enqueueComposes() throws {
         let scratch = Scratch()
-        var queue = SaveQueue(storage: scratch.storage(), owner: "app|ann")
+        var queue = SaveQueue(storage: scratch.storage())
         queue.load()
         let unchanged = TabOrderEdit(base: TabOrderState(order: ["a"]), edited: TabOrderState(order: ["a"]))
         let queuedEmpty = try queue.enqueue(unchanged, baseRevision: 0)
@@ -118,10 +118,10 @@ struct SaveQueueTests {
         #expect(queue.pending?.edit == TabOrderEdit(base: first.base, edited: second.edited))
         #expect(queue.pending?.baseRevision == 2)
 
-        var reread = SaveQueue(storage: scratch.storage(), owner: "app|ann")
+        var reread = SaveQueue(storage: scratch.storage())
         reread.load()
         #expect(reread.pending?.id == queue.pending?.id && reread.pending?.edit == queue.pending?.edit)
-        var otherUser = SaveQueue(storage: scratch.storage(user: "bob"), owner: "app|bob")
+        var otherUser = SaveQueue(storage: scratch.storage(user: "bob"))
         otherUser.load()
         #expect(otherUser.pending == nil)
     }
@@ -129,7 +129,7 @@ struct SaveQueueTests {
     @Test("A stored save goes, unless a newer edit replaced it meanwhile; a rebase keeps the move on the newer order")
     func removeAndRebase() throws {
         let scratch = Scratch()
-        var queue = SaveQueue(storage: scratch.storage(), owner: "app|ann")
+        var queue = SaveQueue(storage: scratch.storage())
         queue.load()
         let queuedFirst = try queue.enqueue(first, baseRevision: 2)
         #expect(queuedFirst)

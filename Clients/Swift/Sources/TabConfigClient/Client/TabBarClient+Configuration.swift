@@ -22,8 +22,8 @@ extension TabBarClient {
         /// app code. Nil sends ``context`` alone.
         public var appDefaults: TabBarContext?
         /// Where the last good answer and the pending save are kept. A directory of the app's own (Application
-        /// Support, not Caches: the pending save must survive). Give each signed-in user of `.me` a directory of its
-        /// own, since `.me` names no user the client could tell apart.
+        /// Support, not Caches: the pending save must survive), which the app's users may share: each user has files
+        /// of their own, for `.me` the user the token's `sub` names.
         public var storageDirectory: URL
         /// The tab bar shown on a first launch before the service answers (offline, say).
         public var bundledDefault: TabBar?
@@ -66,11 +66,9 @@ extension TabBarClient {
             appDefaults.map { context.filling(from: $0) } ?? context
         }
 
-        /// Whose tab order a pending save changes: the client and the user. A pending save is sent only by a client
-        /// whose configuration names the same. The base URL is not part of it: an app update that moves the service
-        /// to another address still sends the save the user made before it.
-        var saveOwner: String {
-            "\(client)|\(user?.pathComponent ?? "")"
+        /// Whether the user is the one the token names (`/users/me/…`), to be told apart by the token's `sub`.
+        var identifiesUserByToken: Bool {
+            user?.pathComponent == "me"
         }
     }
 }

@@ -4,11 +4,12 @@ extension TabBarClient {
     /// Tells the client whether the app is in the foreground. Active: it revalidates the tab bar and sends a pending
     /// save at once, follows the event stream (revalidating when a new version goes live) and refreshes on
     /// ``Configuration/refreshInterval``. Inactive: the stream and the timer stop.
-    public func setActive(_ active: Bool) {
+    public func setActive(_ active: Bool) async {
         guard !stopped, active != isActive else { return }
-        loadIfNeeded()
         isActive = active
         if active {
+            await loadIfNeeded()
+            guard isActive, !stopped else { return }
             revalidateInBackground()
             startEvents()
             startPeriodicRefresh()

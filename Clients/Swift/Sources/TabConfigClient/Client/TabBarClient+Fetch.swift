@@ -5,15 +5,16 @@ extension TabBarClient {
     /// already in flight. Throws when the service cannot answer; the held answer is still served then.
     @discardableResult
     public func refresh() async throws -> TabBarDelivery {
-        try prepare()
+        try await prepare()
         return try await revalidate()
     }
 
-    /// Tells the client the token provider may give another token now (the user signed in again): after a 401 or
-    /// 403 the client asks it at once instead of at the next occasion.
-    public func credentialsChanged() {
+    /// Tells the client the token provider may give another token now (the user signed in again, or another user
+    /// signed in): after a 401 or 403 the client asks it at once instead of at the next occasion; for ``User/me``
+    /// the tab bar and pending save of the user it names are served from then on.
+    public func credentialsChanged() async {
         guard !stopped else { return }
-        loadIfNeeded()
+        await loadIfNeeded(identifying: true)
         revalidateInBackground()
     }
 
@@ -37,7 +38,7 @@ extension TabBarClient {
         let task = Task {
             defer { fetchTask = nil }
             do {
-                return try await fetchTabBar()
+                return try await forHeldUser { try await fetchTabBar() }
             } catch let error as TabBarClientError {
                 if error.isRetryable { scheduleRecovery() }
                 throw error
@@ -47,15 +48,15 @@ extension TabBarClient {
         return task
     }
 
-    /// One request for the tab bar: `If-None-Match` with the held ETag when the held answer answers this request;
-    /// a 200 is held and kept on disk, a 304 confirms the held answer (fresh from now on).
+    /// One request for the held user's tab bar: `If-None-Match` with the held ETag when the held answer answers
+    /// this request; a 200 is held and kept on disk, a 304 confirms the held answer (fresh from now on).
     private func fetchTabBar() async throws -> TabBarDelivery {
         let key = requestKey
         var request = request(tabsURL)
         if let etag = answers.entityTag(for: key) {
             request.setValue(etag, forHTTPHeaderField: "If-None-Match")
         }
-        let answer = try await send(request)
+        let answer = try await send(request, for: storage?.owner)
         // Signed out or shut down meanwhile: nothing more is kept.
         guard !stopped else { throw TabBarClientError.stopped }
         let now = Date()

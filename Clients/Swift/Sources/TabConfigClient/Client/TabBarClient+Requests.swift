@@ -20,10 +20,11 @@ extension TabBarClient {
     /// The client's event stream.
     nonisolated var eventsURL: URL { endpoint(["tabs", "events"], withContext: false) }
 
-    /// What a tab-bar answer answers: its URL (user and context included) and the languages asked for. A held or
-    /// cached answer is served only for the same.
-    nonisolated var requestKey: String {
-        "GET \(tabsURL.absoluteString) Accept-Language: \(acceptLanguage ?? "")"
+    /// What a tab-bar answer answers: its URL (user and context included), the languages asked for and, for
+    /// ``User/me``, the user the token names. A held or cached answer is served only for the same.
+    var requestKey: String {
+        let request = "GET \(tabsURL.absoluteString) Accept-Language: \(acceptLanguage ?? "")"
+        return storage?.subject.map { "\(request) Subject: \($0)" } ?? request
     }
 
     /// The languages asked for when the context names no locale: the user's preferred ones, most preferred first.
@@ -68,14 +69,17 @@ extension TabBarClient {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    /// Sends `request` with the user's token, unless the service asked to wait or refused the token the provider
-    /// still gives; sorts the answer's status (see ``screen(_:token:)``).
-    func send(_ request: URLRequest) async throws -> HTTPAnswer {
+    /// Sends `request`, made for the files of `owner` (``ClientStorage/owner``), with the user's token, unless the
+    /// service asked to wait or refused the token the provider still gives; sorts the answer's status (see
+    /// ``screen(_:token:)``). Throws ``UserChanged`` instead when the token names another user than `owner`, before
+    /// sending, or when the client came to hold another user's files while it was sent.
+    func send(_ request: URLRequest, for owner: String?) async throws -> HTTPAnswer {
         guard !stopped else { throw TabBarClientError.stopped }
         if let wait = remainingWait() {
             throw record(.retryLater(until: Date().addingTimeInterval(wait.timeInterval)))
         }
         let token = try await admittedToken()
+        guard storage?.owner == owner else { throw UserChanged() }
         var request = request
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let answer: HTTPAnswer
@@ -86,7 +90,26 @@ extension TabBarClient {
             statuses.update { $0.connection = .unreachable }
             throw record(.network(error.localizedDescription))
         }
-        return try screen(answer, token: token)
+        let screened = try screen(answer, token: token)
+        guard storage?.owner == owner else { throw UserChanged() }
+        return screened
+    }
+
+    /// Runs `request`, one for the user whose files the client holds, again for the user the token came to name
+    /// instead (the client then holds their files), three times in all; then fails: the token names another user
+    /// each time it is asked for.
+    func forHeldUser<Result>(_ request: () async throws -> Result) async throws -> Result {
+        var changes = 0
+        while true {
+            do {
+                return try await request()
+            } catch is UserChanged {
+                changes += 1
+                guard changes < 3 else {
+                    throw record(.tokenUnavailable("the token named another user each time it was asked for"))
+                }
+            }
+        }
     }
 
     /// How long the service asked to wait still, or nil.
@@ -98,7 +121,8 @@ extension TabBarClient {
         return wait
     }
 
-    /// The provider's token, unless it is the one the service refused: then nothing may be sent.
+    /// The provider's token, unless it is the one the service refused: then nothing may be sent. For ``User/me``
+    /// the client holds the files of the user it names from then on (``hold(userNamedBy:)``).
     func admittedToken() async throws -> String? {
         let token: String?
         do {
@@ -106,6 +130,7 @@ extension TabBarClient {
         } catch {
             throw record(.tokenUnavailable(String(describing: error)))
         }
+        hold(userNamedBy: token)
         if tokens.isClosed {
             guard tokens.admits(token) else {
                 let status = if case .unauthorized(let status) = self.status.connection { status } else { 401 }
@@ -172,3 +197,7 @@ extension TabBarClient {
         }
     }
 }
+
+/// A request was made for one user's files while the token came to name another: it is not sent, or its answer not
+/// used. ``TabBarClient/forHeldUser(_:)`` makes it again for the user now held.
+struct UserChanged: Error {}

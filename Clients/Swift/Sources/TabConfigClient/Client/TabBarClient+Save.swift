@@ -4,8 +4,9 @@ extension TabBarClient {
     /// Saves the user's edit of their tab order and hidden tabs: writes it to the pending-save file (atomically,
     /// before any request), delivers the tab bar with the edit applied, sends it, and returns what became of it:
     /// stored, refused, or pending (kept on disk and sent later, as ``saveOutcomes`` then reports). A second edit
-    /// while one is pending is composed with it into one pending edit. Throws only when the edit could not be kept
-    /// (no user, the storage directory not writable, the client stopped).
+    /// while one is pending is composed with it into one pending edit. For ``User/me`` the edit is the user's
+    /// whom the token names now. Throws only when the edit could not be kept (no user, for `.me` a token that names
+    /// no one, the storage directory not writable, the client stopped).
     ///
     /// - Parameters:
     ///   - edit: what the user saw and what they left.
@@ -15,8 +16,8 @@ extension TabBarClient {
     ///     another device's save: an edit is never refused for want of a revision.
     @discardableResult
     public func save(_ edit: TabOrderEdit, baseRevision: Int? = nil) async throws -> SaveOutcome {
-        try prepare()
-        guard configuration.user != nil else { throw record(.noUser) }
+        try await prepare(identifying: true)
+        guard configuration.user != nil, storage != nil else { throw record(.noUser) }
         let revision = baseRevision ?? answers.held?.tabBar.customization?.revision ?? 0
         guard try keeping({ try saves.enqueue(edit, baseRevision: revision) }) else {
             return .stored(revision: storedRevision)
@@ -30,7 +31,7 @@ extension TabBarClient {
     /// out is ``SaveOutcome/pending(lastError:)`` and goes on in the background.
     @discardableResult
     public func sendPendingSave(timeout: Duration? = nil) async throws -> SaveOutcome? {
-        try prepare()
+        try await prepare()
         if let sendTask { return await outcome(of: sendTask, timeout: timeout) }
         guard saves.pending != nil else { return nil }
         return await outcome(of: beginSending(), timeout: timeout)
@@ -98,28 +99,21 @@ extension TabBarClient {
         return task
     }
 
-    /// Sends pending saves until none is left: reads the stored order (its ETag and revision); when its revision is
-    /// the save's base, writes the edited state with `If-Match`; when it is not (or the write meets a 412), reads
-    /// the user's tab bar again and makes the edit again on it, up to ``RetryPolicy/maxSaveAttempts`` times.
+    /// Sends pending saves until none is left, each with a token of its owner (when the token comes to name another
+    /// user, that user's pending save is sent instead). See ``sendHeldPending()`` for one attempt; up to
+    /// ``RetryPolicy/maxSaveAttempts`` attempts of one save.
     private func sendPending() async throws -> SavedTabOrder? {
         var attempts = 0
         var lastSaved: SavedTabOrder?
-        while let current = saves.pending {
+        while saves.pending != nil {
             guard attempts < configuration.retryPolicy.maxSaveAttempts else {
                 throw record(.conflict(attempts: attempts))
             }
             attempts += 1
-            let stored = try await readTabOrder()
-            if stored.order.revision == current.baseRevision {
-                await beforeTabOrderWrite?()
-                if let saved = try await writeTabOrder(current, ifMatch: stored.etag) {
-                    lastSaved = saved
-                    attempts = 0
-                    try markStored(current, as: saved)
-                    continue
-                }
+            if let saved = try await forHeldUser({ try await sendHeldPending() }) {
+                lastSaved = saved
+                attempts = 0
             }
-            try await rebasePending()
         }
         if lastSaved != nil {
             if let fetchTask { _ = try? await fetchTask.value }
@@ -128,12 +122,29 @@ extension TabBarClient {
         return lastSaved
     }
 
-    /// `GET …/tab-order`, revalidating the one held.
-    private func readTabOrder() async throws -> (order: TabOrder, etag: String?) {
+    /// One attempt at the held user's pending save: reads the stored order (its ETag and revision); when its
+    /// revision is the save's base, writes the edited state with `If-Match` and returns what was stored; when it is
+    /// not (or the write meets a 412), reads the user's tab bar again, makes the edit again on it and returns nil.
+    private func sendHeldPending() async throws -> SavedTabOrder? {
+        guard let current = saves.pending else { return nil }
+        let stored = try await readTabOrder(for: current.owner)
+        if stored.order.revision == current.baseRevision {
+            await beforeTabOrderWrite?()
+            if let saved = try await writeTabOrder(current, ifMatch: stored.etag) {
+                try markStored(current, as: saved)
+                return saved
+            }
+        }
+        try await rebasePending()
+        return nil
+    }
+
+    /// `GET …/tab-order` for `owner`'s save, revalidating the one held.
+    private func readTabOrder(for owner: String) async throws -> (order: TabOrder, etag: String?) {
         guard let url = tabOrderURL(withContext: false) else { throw record(.noUser) }
         var request = request(url)
         if let etag = saves.storedOrder?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let answer = try await send(request)
+        let answer = try await send(request, for: owner)
         switch answer.status {
         case 200:
             do {
@@ -160,7 +171,7 @@ extension TabBarClient {
         request.setValue(etag, forHTTPHeaderField: "If-Match")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(save.edit.edited)
-        let answer = try await send(request)
+        let answer = try await send(request, for: save.owner)
         switch answer.status {
         case 200, 201:
             do {
@@ -207,6 +218,8 @@ extension TabBarClient {
         guard !stopped else { throw TabBarClientError.stopped }
         do {
             return try change()
+        } catch let error as TabBarClientError {
+            throw record(error)
         } catch {
             throw record(.storage("the pending save could not be written: \(error.localizedDescription)"))
         }

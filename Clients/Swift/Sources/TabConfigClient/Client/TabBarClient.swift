@@ -26,7 +26,9 @@ public actor TabBarClient {
     let transport: HTTPTransport
     /// The event stream's connections, on one session for the client's life.
     let eventStreams: EventStreamSession
-    let storage: ClientStorage
+    /// The files of the user whose tab bar the client holds; for `.me` those of the user the token named last, nil
+    /// while it named no one.
+    var storage: ClientStorage?
     let deliveries = Broadcast<TabBarDelivery>()
     let statuses = Broadcast<Status>(Status())
     let outcomes = Broadcast<SaveOutcome>(replaysLatest: false)
@@ -55,9 +57,9 @@ public actor TabBarClient {
         self.configuration = configuration
         transport = HTTPTransport(timeout: configuration.requestTimeout)
         eventStreams = EventStreamSession(idleTimeout: configuration.eventStreamIdleTimeout)
-        storage = ClientStorage(configuration)
+        storage = configuration.identifiesUserByToken ? nil : ClientStorage(configuration)
         answers = AnswerCache(storage: storage, bundled: configuration.bundledDefault)
-        saves = SaveQueue(storage: storage, owner: configuration.saveOwner)
+        saves = SaveQueue(storage: storage)
         schedule = RefreshSchedule(backoff: configuration.retryPolicy.backoff)
     }
 
@@ -75,15 +77,18 @@ public actor TabBarClient {
 
     /// The edit waiting to be stored by the service, if any.
     public var pendingEdit: TabOrderEdit? {
-        loadIfNeeded()
-        return saves.pending?.edit
+        get async {
+            await loadIfNeeded()
+            return saves.pending?.edit
+        }
     }
 
     /// Serves what the disk holds (the last good answer for this request, else the bundled default, with a pending
-    /// save applied) at once, then revalidates it with the service in the background and sends a pending save.
-    public func start() {
+    /// save applied) at once, then revalidates it with the service in the background and sends a pending save. For
+    /// ``User/me`` it first asks the token provider who the user is.
+    public func start() async {
         guard !stopped else { return }
-        loadIfNeeded()
+        await loadIfNeeded(identifying: true)
         revalidateInBackground()
     }
 
@@ -106,18 +111,20 @@ public actor TabBarClient {
     }
 
     /// Signs the user out on this device: removes the user's cached answer and pending save from the storage
-    /// directory, for ``User/me`` and ``User/id(_:)`` alike, and shuts the client down. With `sendingPendingSave`,
-    /// a pending save is first sent, for at most `timeout`, and its outcome returned; a save not stored by then is
-    /// discarded. After ``shutdown()`` nothing is sent, and the files are removed all the same. A later client for
-    /// the same user starts from the bundled default. Throws only when the files could not be removed.
+    /// directory, for ``User/id(_:)`` and ``User/me`` alike (the user the token named last), and shuts the client
+    /// down. With `sendingPendingSave`, a pending save is first sent, for at most `timeout`, and its outcome
+    /// returned; a save not stored by then is discarded. After ``shutdown()`` nothing is sent, and the files are
+    /// removed all the same. A later client for the same user starts from the bundled default. Throws only when the
+    /// files could not be removed.
     @discardableResult
     public func signOut(sendingPendingSave: Bool = true, timeout: Duration = .seconds(10)) async throws
         -> SaveOutcome?
     {
         let outcome = sendingPendingSave && !stopped ? (try? await sendPendingSave(timeout: timeout)) ?? nil : nil
+        await loadIfNeeded()
         shutdown()
         do {
-            try storage.removeAll()
+            try storage?.removeAll()
         } catch {
             throw record(.storage("the user's files could not be removed: \(error.localizedDescription)"))
         }
@@ -125,18 +132,52 @@ public actor TabBarClient {
     }
 
     /// Reads the disk once: the last good answer if it answers this request, else the bundled default; the
-    /// pending save if it is this client's and user's.
-    func loadIfNeeded() {
+    /// pending save if it is this client's and user's. For ``User/me`` it asks the token provider whose files to
+    /// read first, and again with `identifying` even when they were read (see ``hold(userNamedBy:)``).
+    func loadIfNeeded(identifying: Bool = false) async {
+        if configuration.identifiesUserByToken, identifying || !answers.loaded {
+            do {
+                hold(userNamedBy: try await configuration.tokenProvider?() ?? nil)
+            } catch {
+                // Who signed in is unknown: the user held stays, nobody's until a token names one.
+                _ = record(.tokenUnavailable(String(describing: error)))
+            }
+        }
+        readFiles()
+    }
+
+    /// Reads the held user's files once and delivers what they hold.
+    private func readFiles() {
         guard !answers.loaded else { return }
+        if configuration.identifiesUserByToken {
+            // Earlier releases kept one set of files for every user of `.me`: whose they are is unknown, so they go.
+            try? ClientStorage(configuration).removeAll()
+        }
         answers.load(request: requestKey)
         saves.load()
         deliver()
     }
 
-    /// Throws when shut down; loads the disk otherwise.
-    func prepare() throws {
+    /// For ``User/me``: makes the files of the user `token` names (none when it names no one) the ones the client
+    /// holds, unless they are already. When the user changed, what the client held for the one before is dropped
+    /// (it stays on disk for their next sign-in), the new user's tab bar and pending save are read and delivered,
+    /// and revalidated.
+    func hold(userNamedBy token: String?) {
+        guard configuration.identifiesUserByToken else { return }
+        let subject = TokenSubject.of(token)
+        guard !answers.loaded || subject != storage?.subject else { return }
+        let changed = answers.loaded
+        storage = subject.map { ClientStorage(configuration, subject: $0) }
+        answers = AnswerCache(storage: storage, bundled: configuration.bundledDefault)
+        saves = SaveQueue(storage: storage)
+        readFiles()
+        if changed { revalidateInBackground() }
+    }
+
+    /// Throws when shut down; loads the disk otherwise (see ``loadIfNeeded(identifying:)``).
+    func prepare(identifying: Bool = false) async throws {
         guard !stopped else { throw TabBarClientError.stopped }
-        loadIfNeeded()
+        await loadIfNeeded(identifying: identifying)
     }
 
     /// Hands the held answer to the app, with the pending save's edit applied to it.
@@ -165,7 +206,10 @@ extension TabBarClient {
     public enum User: Sendable, Hashable {
         /// The user with this id (what the bearer token's `sub` names when the service checks tokens).
         case id(String)
-        /// The user the bearer token names (`/users/me/…`).
+        /// The user the bearer token names (`/users/me/…`). The client tells users apart by the token's `sub`,
+        /// read without verifying it: each has files of their own, a cached tab bar is shown only to its user and a
+        /// pending save sent only with a token of the user who made it. While the token names no one (none, not a
+        /// JWT, no `sub`) nothing is read from or kept on disk, and a save throws ``TabBarClientError/noUser``.
         case me
 
         /// The path segment naming the user.

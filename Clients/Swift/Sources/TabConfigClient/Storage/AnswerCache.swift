@@ -4,8 +4,9 @@ import Foundation
 /// launch as cached until the service confirms it), else the bundled default. An answer is served only for the
 /// request it answers (``TabBarClient/requestKey``): another user, app version or language reads as none.
 struct AnswerCache: Sendable {
-    /// The files it reads and writes.
-    let storage: ClientStorage
+    /// The files it reads and writes; nil for nobody's (`.me` while the token names no one): nothing is read or
+    /// kept.
+    let storage: ClientStorage?
     /// The tab bar served before the service ever answered.
     let bundled: TabBar?
     /// The answer served.
@@ -13,7 +14,7 @@ struct AnswerCache: Sendable {
     /// Whether the disk was read.
     private(set) var loaded = false
 
-    init(storage: ClientStorage, bundled: TabBar?) {
+    init(storage: ClientStorage?, bundled: TabBar?) {
         self.storage = storage
         self.bundled = bundled
     }
@@ -22,7 +23,7 @@ struct AnswerCache: Sendable {
     mutating func load(request: String) {
         guard !loaded else { return }
         loaded = true
-        if let cached = storage.loadAnswer(), cached.request == request,
+        if let cached = storage?.loadAnswer(), cached.request == request,
             let tabBar = try? JSONDecoder().decode(TabBar.self, from: cached.body)
         {
             held = HeldAnswer(
@@ -42,7 +43,7 @@ struct AnswerCache: Sendable {
     /// when it could not be kept (it is served all the same).
     mutating func received(_ tabBar: TabBar, body: Data, etag: String?, request: String, at date: Date) throws {
         held = HeldAnswer(tabBar: tabBar, etag: etag, request: request, source: .fresh, receivedAt: date)
-        try storage.store(CachedAnswer(request: request, etag: etag, body: body, receivedAt: date))
+        try storage?.store(CachedAnswer(request: request, etag: etag, body: body, receivedAt: date))
     }
 
     /// The service confirmed the held answer to `request` (304): fresh from now on. False when no answer with an

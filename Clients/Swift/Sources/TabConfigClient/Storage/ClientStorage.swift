@@ -5,24 +5,39 @@ import Foundation
 /// and is replaced by the next write.
 ///
 /// Several users of one app may share a directory: each (client, user) has files of its own, so one user's pending
-/// save never replaces another's. Earlier releases named the pending save after the client only; such a save is
-/// still read when it is this client's and user's, and removed once this one's file replaces it.
+/// save never replaces another's. For ``TabBarClient/User/me`` the user is the one the token's `sub` names
+/// (``TokenSubject``); the client keeps no files while the token names no one. Earlier releases named the pending
+/// save after the client only; such a save is still read when it is this client's and user's, and removed once this
+/// one's file replaces it.
 struct ClientStorage: Sendable {
     /// The directory holding the files.
     let directory: URL
     /// The client id the files are named after.
     let client: String
-    /// The user the files are named after (``TabBarClient/User/pathComponent``); nil for the default tab bar.
+    /// The user's part of the file names; nil for the default tab bar.
     let user: String?
-    /// Whose save a pending save is (``TabBarClient/Configuration/saveOwner``): a file of another is not read.
+    /// For ``TabBarClient/User/me``: the user the token names.
+    let subject: String?
+    /// Whose save a pending save is, the client and user: a file of another is not read. Not the base URL: an app
+    /// update that moves the service to another address still sends the save the user made before it.
     let owner: String
 
-    /// The files of the client and user `configuration` names, in its storage directory.
-    init(_ configuration: TabBarClient.Configuration) {
+    /// The files of the client and user `configuration` names, in its storage directory. For
+    /// ``TabBarClient/User/me`` the user is `subject`, the token's; without it these are the files earlier releases
+    /// kept for every user of `.me`, which are never read and only removed.
+    init(_ configuration: TabBarClient.Configuration, subject: String? = nil) {
         directory = configuration.storageDirectory
         client = configuration.client
-        user = configuration.user?.pathComponent
-        owner = configuration.saveOwner
+        let path = configuration.user?.pathComponent
+        if configuration.identifiesUserByToken, let subject {
+            self.subject = subject
+            user = "me.\(Self.digest(subject))"
+            owner = "\(client)|me|\(subject)"
+        } else {
+            self.subject = nil
+            user = path.map { $0.addingPercentEncoding(withAllowedCharacters: Self.fileNameCharacters) ?? $0 }
+            owner = "\(client)|\(path ?? "")"
+        }
     }
 
     /// Where the last good answer is kept.
@@ -32,16 +47,28 @@ struct ClientStorage: Sendable {
     /// Where earlier releases kept the pending save of every user of the client.
     private var sharedPendingFile: URL { directory.appendingPathComponent("\(client).pending-save.json") }
 
-    /// The client id, and the user's id made safe for a file name (percent-encoded past letters, digits, `-`
-    /// and `_`; a leading `@` keeps a user's files apart from the default tab bar's).
+    /// The client id, and the user's part: an id made safe for a file name (percent-encoded past letters, digits,
+    /// `-` and `_`), or for the token's user `me.` and a digest of its `sub` (a `.` an id never has unencoded). A
+    /// leading `@` keeps a user's files apart from the default tab bar's.
     private var stem: String {
         guard let user else { return client }
-        let safe = user.addingPercentEncoding(withAllowedCharacters: Self.fileNameCharacters) ?? user
-        return "\(client).@\(safe)"
+        return "\(client).@\(user)"
     }
 
     private static let fileNameCharacters = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+    /// FNV-1a (64 bits) of `text`'s UTF-8 in 16 hex digits: a short name, the same at every launch, for a `sub` of
+    /// any length or character. Two users whose digests met would write over each other's files but never read
+    /// them: the owner and the request a file holds are checked when it is read.
+    private static func digest(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 
     /// The last good answer, or nil when there is none or it cannot be read.
     func loadAnswer() -> CachedAnswer? {

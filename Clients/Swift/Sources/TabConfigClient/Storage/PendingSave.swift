@@ -5,8 +5,8 @@ import Foundation
 struct PendingSave: Codable, Sendable, Hashable {
     /// Tells one pending save from the one that replaces it while it is being sent.
     var id: UUID
-    /// The client and user (``TabBarClient/Configuration/saveOwner``): a save is sent only by a client configured
-    /// for the same.
+    /// The client and user (``ClientStorage/owner``): a save is sent only by a client configured for the same, and
+    /// for `.me` only with a token of the same user.
     var owner: String
     /// The user's change.
     var edit: TabOrderEdit

@@ -2,10 +2,9 @@
 /// later edit is composed into, replaced by its rebased form after another device's save, removed once stored or
 /// refused. Also the user's stored order as last read (``storedOrder``), whose ETag a write sends as `If-Match`.
 struct SaveQueue: Sendable {
-    /// The files it reads and writes.
-    let storage: ClientStorage
-    /// Whose tab order the saves change (``TabBarClient/Configuration/saveOwner``).
-    let owner: String
+    /// The files it reads and writes, whose owner the saves are; nil for nobody's (`.me` while the token names no
+    /// one): nothing is read, and nothing can be queued.
+    let storage: ClientStorage?
     /// The save not yet stored by the service, as on disk.
     private(set) var pending: PendingSave?
     /// The user's stored customization as last read, with its ETag.
@@ -13,26 +12,26 @@ struct SaveQueue: Sendable {
     /// Whether the disk was read.
     private(set) var loaded = false
 
-    init(storage: ClientStorage, owner: String) {
+    init(storage: ClientStorage?) {
         self.storage = storage
-        self.owner = owner
     }
 
     /// Reads the pending save from the disk once.
     mutating func load() {
         guard !loaded else { return }
         loaded = true
-        pending = storage.loadPending()
+        pending = storage?.loadPending()
     }
 
     /// Queues `edit`, made on the customization of revision `baseRevision`: composed with the pending save when
     /// there is one, else a new one (none for an empty edit). Returns whether a save is now pending; throws when it
-    /// could not be kept.
+    /// could not be kept, or there is no owner to keep it for.
     mutating func enqueue(_ edit: TabOrderEdit, baseRevision: Int) throws -> Bool {
+        guard let storage else { throw TabBarClientError.noUser }
         if let pending {
             try keep(pending.followed(by: edit))
         } else if !edit.isEmpty {
-            try keep(PendingSave(owner: owner, edit: edit, baseRevision: baseRevision))
+            try keep(PendingSave(owner: storage.owner, edit: edit, baseRevision: baseRevision))
         }
         return pending != nil
     }
@@ -48,14 +47,14 @@ struct SaveQueue: Sendable {
     @discardableResult
     mutating func remove(_ save: PendingSave) throws -> Bool {
         guard pending?.id == save.id else { return false }
-        try storage.removePending()
+        try storage?.removePending()
         pending = nil
         return true
     }
 
     /// Writes `save` to the pending-save file, then holds it.
     private mutating func keep(_ save: PendingSave) throws {
-        try storage.store(save)
+        try storage?.store(save)
         pending = save
     }
 }
