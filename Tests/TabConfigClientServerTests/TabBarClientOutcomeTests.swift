@@ -60,26 +60,18 @@ struct TabBarClientOutcomeTests {
         defer { server.close() }
         let configuration = server.configuration(user: .id("leaver"), bundled: ClientFixtures.bundled)
         let storage = ClientStorage(configuration)
-        let client = TabBarClient(configuration: configuration)
-        let base = TabOrderState(try await client.refresh().tabBar)
-        #expect(FileManager.default.fileExists(atPath: storage.answerFile.path))
-        server.stop()
         let moved = TabOrderState(order: ["profile", "home", "search", "library", "favorites", "settings"])
-        try await client.save(TabOrderEdit(base: base, edited: moved))
+        let client = try await Self.savedOffline(moved, configuration, server)
+        #expect(Self.filesKept(storage) == [true, true])
         try server.restart()
 
         #expect(try await client.signOut(timeout: .seconds(20)) == .stored(revision: 1))
         #expect(try await server.storedOrder("app", "leaver").order == moved.order)
-        #expect(!FileManager.default.fileExists(atPath: storage.answerFile.path))
-        #expect(!FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        #expect(Self.filesKept(storage) == [false, false])
         await #expect(throws: TabBarClientError.stopped) { try await client.refresh() }
 
         server.stop()
-        let next = TabBarClient(configuration: configuration)
-        await next.start()
-        #expect(next.current?.source == .bundled)
-        #expect(await next.pendingEdit == nil)
-        await next.shutdown()
+        await Self.nextLaunch(configuration).shutdown()
     }
 
     @Test("Sign-out without sending drops a pending save of a .me user, and the next launch shows the bundled tab bar")
@@ -89,21 +81,15 @@ struct TabBarClientOutcomeTests {
         let token = try await ClientFixtures.token(for: "me-leaver")
         let configuration = server.configuration(user: .me, bundled: ClientFixtures.bundled, tokens: { token })
         let storage = ClientStorage(configuration, subject: "me-leaver")
-        let client = TabBarClient(configuration: configuration)
-        let base = TabOrderState(try await client.refresh().tabBar)
-        server.stop()
         let moved = TabOrderState(order: ["favorites", "home", "search", "library", "profile", "settings"])
-        try await client.save(TabOrderEdit(base: base, edited: moved))
-        #expect(FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        let client = try await Self.savedOffline(moved, configuration, server)
+        #expect(Self.filesKept(storage) == [true, true])
 
         #expect(try await client.signOut(sendingPendingSave: false) == nil)
-        #expect(!FileManager.default.fileExists(atPath: storage.answerFile.path))
-        #expect(!FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        #expect(Self.filesKept(storage) == [false, false])
 
         try server.restart()
-        let next = TabBarClient(configuration: configuration)
-        await next.start()
-        #expect(next.current?.source == .bundled)
+        let next = await Self.nextLaunch(configuration)
         #expect(await next.delivery { $0.source == .fresh } != nil)
         #expect(try await server.storedOrder("app", "me-leaver", token: token).revision == 0)
         await next.shutdown()
@@ -115,27 +101,46 @@ struct TabBarClientOutcomeTests {
         defer { server.close() }
         let configuration = server.configuration(user: .id("late-leaver"), bundled: ClientFixtures.bundled)
         let storage = ClientStorage(configuration)
-        let client = TabBarClient(configuration: configuration)
-        let base = TabOrderState(try await client.refresh().tabBar)
-        server.stop()
         let moved = TabOrderState(order: ["search", "home", "library", "favorites", "profile", "settings"])
-        try await client.save(TabOrderEdit(base: base, edited: moved))
-        #expect(FileManager.default.fileExists(atPath: storage.answerFile.path))
-        #expect(FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        let client = try await Self.savedOffline(moved, configuration, server)
+        #expect(Self.filesKept(storage) == [true, true])
         await client.shutdown()
 
         #expect(try await client.signOut() == nil)
-        #expect(!FileManager.default.fileExists(atPath: storage.answerFile.path))
-        #expect(!FileManager.default.fileExists(atPath: storage.pendingFile.path))
+        #expect(Self.filesKept(storage) == [false, false])
 
         try server.restart()
+        let next = await Self.nextLaunch(configuration)
+        #expect(await next.delivery { $0.source == .fresh } != nil)
+        #expect(try await server.storedOrder("app", "late-leaver").revision == 0)
+        await next.shutdown()
+    }
+
+    /// A client of `configuration` that read the user's tab bar (kept on disk), then, with `server` stopped (it
+    /// stays stopped), saved `moved` (pending, on disk).
+    private static func savedOffline(
+        _ moved: TabOrderState, _ configuration: TabBarClient.Configuration, _ server: ClientTestServer
+    ) async throws -> TabBarClient {
+        let client = TabBarClient(configuration: configuration)
+        let base = TabOrderState(try await client.refresh().tabBar)
+        server.stop()
+        try await client.save(TabOrderEdit(base: base, edited: moved))
+        return client
+    }
+
+    /// Whether the cached answer and the pending save of `storage` are on disk.
+    private static func filesKept(_ storage: ClientStorage) -> [Bool] {
+        [storage.answerFile, storage.pendingFile].map { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// A client of `configuration` started as the next launch, which finds nothing of the user's: it shows the
+    /// bundled default and holds no pending save.
+    private static func nextLaunch(_ configuration: TabBarClient.Configuration) async -> TabBarClient {
         let next = TabBarClient(configuration: configuration)
         await next.start()
         #expect(next.current?.source == .bundled)
         #expect(await next.pendingEdit == nil)
-        #expect(await next.delivery { $0.source == .fresh } != nil)
-        #expect(try await server.storedOrder("app", "late-leaver").revision == 0)
-        await next.shutdown()
+        return next
     }
 
     @Test("Without a context the client sends its platform, the bundle's and the OS's versions; explicit values win")
