@@ -38,7 +38,6 @@ final class ServerProcess {
         process.output?.readabilityHandler = { handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
-                handle.readabilityHandler = nil
                 output.finish()
             } else {
                 output.append(chunk)
@@ -107,19 +106,29 @@ final class ServerProcess {
 
 /// Collects a child's output from the pipe's handler thread.
 final class OutputBuffer: @unchecked Sendable {
-    // Safe: every access to `data` holds `lock`.
+    // Safe: every access to `data` and `ended` holds `lock`.
     private let lock = NSLock()
     private var data = Data()
-    private let ended = DispatchSemaphore(value: 0)
+    private var ended = false
 
-    /// Marks the end of the output: the pipe was read to its end.
+    /// Marks the end of the output: the pipe was read to its end. (The handler is left in place: clearing it from
+    /// within itself cancels its dispatch source from its own handler.)
     func finish() {
-        ended.signal()
+        lock.lock()
+        ended = true
+        lock.unlock()
     }
 
     /// Waits until ``finish()`` was called, or `timeout` seconds.
     func waitForEnd(timeout: Double) {
-        if ended.wait(timeout: .now() + timeout) == .success { ended.signal() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            let done = ended
+            lock.unlock()
+            if done { return }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     func append(_ chunk: Data) {
