@@ -316,6 +316,31 @@ def test_an_invalid_document_shows_the_problem_beside_the_field(server, browser)
     assert severe_messages(browser, allow=(422,)) == []
 
 
+def test_a_staged_rollout_is_edited_in_the_form_and_its_mistakes_shown_beside_it(server, browser):
+    publish(server, "shop", SHOP)
+    open_client(browser, server, "shop")
+    type_into(browser, "/tabs/1/rollout/stages", '[{"coverage": 0.1, "hold": "1 hour"}, {"coverage": 1}]')
+    beside = '.problem[data-problem-for="/tabs/1/rollout/stages"]'
+    wait(browser, lambda: any("0/hold: must be an ISO 8601 duration" in p.text
+                              for p in browser.find_elements(By.CSS_SELECTOR, beside)), "the hold's problem beside")
+    wait(browser, lambda: any("guard: is required with stages" in p.text
+                              for p in browser.find_elements(By.CSS_SELECTOR, '.problem[data-problem-for="/tabs/1"]')),
+         "the missing guard in the tab's row")
+    before = preview_render(browser)
+    type_into(browser, "/tabs/1/rollout/stages", '[{"coverage": 0.1, "hold": "PT1H"}, {"coverage": 1}]')
+    type_into(browser, "/tabs/1/rollout/guard/maxFailureRate", "0.02")
+    type_into(browser, "/tabs/1/rollout/guard/minOpens", "500")
+    wait_for_preview(browser, after=before)
+    wait(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, ".problem"), "no problem left")
+    element(browser, "#show-json").click()
+    document = json.loads(element(browser, "#json-editor").get_attribute("value"))
+    assert document["tabs"][1]["rollout"] == {
+        "stages": [{"coverage": 0.1, "hold": "PT1H"}, {"coverage": 1}],
+        "guard": {"maxFailureRate": 0.02, "minOpens": 500},
+    }
+    assert severe_messages(browser, allow=(422,)) == []
+
+
 def test_keyboard_reorders_tabs_and_the_json_view_stays_in_sync(server, browser):
     publish(server, "shop", SHOP)
     open_client(browser, server, "shop")

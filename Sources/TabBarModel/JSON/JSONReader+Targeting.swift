@@ -3,7 +3,9 @@
 /// read is reported and its pointer tainted; an array element that cannot be read stands as a placeholder so that
 /// the others keep their pointers.
 extension JSONReader {
-    private static let rolloutKeys: Set<String> = ["coverage", "seed", "hashAttribute"]
+    private static let rolloutKeys: Set<String> = ["coverage", "seed", "hashAttribute", "stages", "guard"]
+    private static let stageKeys: Set<String> = ["coverage", "hold"]
+    private static let guardKeys: Set<String> = ["maxFailureRate", "minOpens"]
     private static let experimentKeys: Set<String> = [
         "key", "when", "coverage", "seed", "hashAttribute", "weights", "variations",
     ]
@@ -22,11 +24,35 @@ extension JSONReader {
         guard let object = object(value, at: pointer, allowedKeys: Self.rolloutKeys) else {
             return nil
         }
+        let stagesPointer = object.pointer("stages")
+        let stages = array(object, "stages").map { values in
+            elements(values, at: stagesPointer, placeholder: RolloutStage(coverage: 0)) { $0.readStage($1, at: $2) }
+        }
         return Rollout(
-            coverage: required(object, "coverage").flatMap { number($0, at: object.pointer("coverage")) } ?? 0,
+            coverage: number(object, "coverage"),
             seed: string(object, "seed"),
-            hashAttribute: string(object, "hashAttribute")
+            hashAttribute: string(object, "hashAttribute"),
+            stages: stages,
+            guard: object["guard"].flatMap { readGuard($0, at: object.pointer("guard")) }
         )
+    }
+
+    mutating func readStage(_ value: JSONValue, at pointer: String) -> RolloutStage? {
+        guard let object = object(value, at: pointer, allowedKeys: Self.stageKeys) else {
+            return nil
+        }
+        return RolloutStage(
+            coverage: required(object, "coverage").flatMap { number($0, at: object.pointer("coverage")) } ?? 0,
+            hold: string(object, "hold"))
+    }
+
+    mutating func readGuard(_ value: JSONValue, at pointer: String) -> RolloutGuard? {
+        guard let object = object(value, at: pointer, allowedKeys: Self.guardKeys) else {
+            return nil
+        }
+        let rate = required(object, "maxFailureRate").flatMap { number($0, at: object.pointer("maxFailureRate")) }
+        let minOpens = required(object, "minOpens") != nil ? integer(object, "minOpens") : nil
+        return RolloutGuard(maxFailureRate: rate ?? 0, minOpens: minOpens ?? 0)
     }
 
     /// `groups`: an object of arrays of strings, keyed by group name. A group whose values cannot be read keeps its

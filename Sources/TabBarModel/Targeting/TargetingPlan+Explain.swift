@@ -64,10 +64,11 @@ extension TargetingPlan {
                 return ExplanationReason(
                     pointer: entry.pointer + "/rollout", message: "the request has no \(attribute) to hash")
             }
-            if bucket >= rollout.coverage {
+            let coverage = rollout.startingCoverage
+            if bucket >= coverage {
                 return ExplanationReason(
-                    pointer: entry.pointer + "/rollout/coverage",
-                    message: "\(attribute) falls in bucket \(bucket), not below coverage \(rollout.coverage)")
+                    pointer: entry.pointer + (rollout.stages == nil ? "/rollout/coverage" : "/rollout/stages/0/coverage"),
+                    message: "\(attribute) falls in bucket \(bucket), not below coverage \(coverage)")
             }
         }
         return nil

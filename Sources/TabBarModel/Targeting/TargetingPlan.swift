@@ -195,7 +195,7 @@ public struct TargetingPlan: Sendable {
         if let when = entry.when, !when.holds(context, attributes: &attributes, evaluator: evaluator) { return false }
         if let rollout = entry.rollout {
             guard let bucket = bucket(of: entry, context: context) else { return false }
-            return bucket < rollout.coverage
+            return bucket < rollout.startingCoverage
         }
         return true
     }

@@ -28,9 +28,83 @@ extension ConfigValidator {
         }
     }
 
+    /// A rollout has `coverage` or `stages`, not both; stages rise strictly in (0, 1], each but the last holds for at
+    /// least a second (and at most ``maximumHold``), and come with a `guard`.
     mutating func checkRollout(_ rollout: Rollout, at pointer: String) {
         checkBucketing(
             coverage: rollout.coverage, seed: rollout.seed, hashAttribute: rollout.hashAttribute, at: pointer)
+        switch (rollout.coverage, rollout.stages) {
+        case (nil, nil):
+            if !isTainted(pointer + "/coverage"), !isTainted(pointer + "/stages") {
+                report(pointer + "/coverage", "is required, or stages and a guard instead")
+            }
+        case (.some, .some):
+            report(pointer + "/stages", "coverage and stages exclude each other: give one")
+        case (.some, nil):
+            if rollout.guard != nil {
+                report(pointer + "/guard", "guards stages: a rollout with one coverage has nothing to roll back")
+            }
+        case (nil, .some(let stages)):
+            checkStages(stages, at: pointer + "/stages")
+            if let guardRule = rollout.guard {
+                checkGuard(guardRule, at: pointer + "/guard")
+            } else {
+                report(pointer + "/guard", "is required with stages: {\"maxFailureRate\": 0.02, \"minOpens\": 500}")
+            }
+        }
+    }
+
+    private mutating func checkStages(_ stages: [RolloutStage], at pointer: String) {
+        guard !stages.isEmpty else {
+            report(pointer, "must have at least one stage")
+            return
+        }
+        if stages.count > Self.maximumStages {
+            report(pointer, "must have at most \(Self.maximumStages) stages, has \(stages.count)")
+        }
+        var previous = 0.0
+        for (index, stage) in stages.enumerated() {
+            let stagePointer = pointer + "/\(index)"
+            if !(stage.coverage > 0 && stage.coverage <= 1) {
+                report(stagePointer + "/coverage", "must be in (0, 1], found \(JavaScriptNumber.string(stage.coverage))")
+            } else if stage.coverage <= previous {
+                report(
+                    stagePointer + "/coverage",
+                    "must be above the stage before's \(JavaScriptNumber.string(previous)): coverages rise")
+            }
+            previous = max(previous, stage.coverage)
+            let isLast = index == stages.count - 1
+            switch (stage.hold, isLast) {
+            case (nil, false):
+                report(stagePointer + "/hold", "is required on every stage but the last: an ISO 8601 duration, \"PT1H\"")
+            case (.some, true):
+                report(stagePointer + "/hold", "is not allowed on the last stage: reaching it completes the rollout")
+            case (.some(let hold), false):
+                guard let seconds = ISODuration.seconds(hold) else {
+                    report(
+                        stagePointer + "/hold",
+                        "must be an ISO 8601 duration of weeks, days, hours, minutes and seconds (\"PT1H\", \"P2D\"), "
+                            + "found \"\(hold.prefix(64))\"")
+                    continue
+                }
+                if seconds < 1 || seconds > Self.maximumHold {
+                    report(stagePointer + "/hold", "must be PT1S to P366D, found \"\(hold)\"")
+                }
+            case (nil, true):
+                break
+            }
+        }
+    }
+
+    private mutating func checkGuard(_ guardRule: RolloutGuard, at pointer: String) {
+        if !(guardRule.maxFailureRate > 0 && guardRule.maxFailureRate < 1) {
+            report(
+                pointer + "/maxFailureRate",
+                "must be in (0, 1), found \(JavaScriptNumber.string(guardRule.maxFailureRate))")
+        }
+        if !(1...Self.maximumMinOpens).contains(guardRule.minOpens) {
+            report(pointer + "/minOpens", "must be 1…\(Self.maximumMinOpens), found \(guardRule.minOpens)")
+        }
     }
 
     /// What a rollout and an experiment share: the share of buckets covered, the seed and the attribute hashed.

@@ -13,6 +13,12 @@ struct ConfigValidator {
     static let maxVisibleTabsRange = 2...10
     static let maximumParameters = 32
     static let seedLength = 1...256
+    /// The most stages a staged rollout has.
+    static let maximumStages = 10
+    /// The longest a stage holds, in seconds: 366 days.
+    static let maximumHold = 366.0 * 86_400
+    /// The most opens a guard may wait for.
+    static let maximumMinOpens = 1_000_000_000
     static let maximumGroups = 100
     static let maximumGroupValues = 10_000
     static let groupValueLength = 1...256

@@ -29,8 +29,61 @@ struct TargetingCase: Sendable, CustomTestStringConvertible {
 
     static let long = String(repeating: "x", count: 257)
 
-    static let all: [TargetingCase] = rollouts + schedules + groups + experiments + variations + conditions
-        + valueConditions
+    static let all: [TargetingCase] = rollouts + stagedRollouts + schedules + groups + experiments + variations
+        + conditions + valueConditions
+
+    /// `home` with a rollout whose members are `members`.
+    static func rollout(_ members: String) -> String {
+        #", "rollout": {\#(members)}"#
+    }
+
+    static let guardRule = #""guard": {"maxFailureRate": 0.02, "minOpens": 500}"#
+
+    static let stagedRollouts: [TargetingCase] = [
+        .init(name: "neither coverage nor stages", home: rollout(#""seed": "s""#), pointers: ["/tabs/0/rollout/coverage"]),
+        .init(
+            name: "coverage and stages", home: rollout(#""coverage": 0.5, "stages": [{"coverage": 1}], \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/stages"]),
+        .init(
+            name: "a guard on one coverage", home: rollout(#""coverage": 0.5, \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/guard"]),
+        .init(name: "stages without a guard", home: rollout(#""stages": [{"coverage": 1}]"#), pointers: ["/tabs/0/rollout/guard"]),
+        .init(name: "no stage", home: rollout(#""stages": [], \#(guardRule)"#), pointers: ["/tabs/0/rollout/stages"]),
+        .init(
+            name: "eleven stages",
+            home: rollout(
+                #""stages": [\#((1...10).map { #"{"coverage": 0.0\#($0 - 1)1, "hold": "PT1S"}"# }.joined(separator: ", ")), {"coverage": 1}], \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/stages"]),
+        .init(
+            name: "coverages that do not rise",
+            home: rollout(#""stages": [{"coverage": 0.5, "hold": "PT1H"}, {"coverage": 0.5}], \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/stages/1/coverage"]),
+        .init(
+            name: "coverage 0 and above 1",
+            home: rollout(#""stages": [{"coverage": 0, "hold": "PT1H"}, {"coverage": 1.5}], \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/stages/0/coverage", "/tabs/0/rollout/stages/1/coverage"]),
+        .init(
+            name: "no hold, and a hold on the last",
+            home: rollout(#""stages": [{"coverage": 0.1}, {"coverage": 1, "hold": "PT1H"}], \#(guardRule)"#),
+            pointers: ["/tabs/0/rollout/stages/0/hold", "/tabs/0/rollout/stages/1/hold"]),
+        .init(
+            name: "holds that are no fixed duration or out of range",
+            home: rollout(
+                #""stages": [{"coverage": 0.1, "hold": "1 hour"}, {"coverage": 0.2, "hold": "P1M"}, {"coverage": 0.3, "hold": "PT0.5S"}, {"coverage": 0.4, "hold": "P367D"}, {"coverage": 1}], \#(guardRule)"#),
+            pointers: (0...3).map { "/tabs/0/rollout/stages/\($0)/hold" }),
+        .init(
+            name: "a guard out of range",
+            home: rollout(#""stages": [{"coverage": 1}], "guard": {"maxFailureRate": 1, "minOpens": 0}"#),
+            pointers: ["/tabs/0/rollout/guard/maxFailureRate", "/tabs/0/rollout/guard/minOpens"]),
+        .init(
+            name: "a guard missing its members, with another",
+            home: rollout(#""stages": [{"coverage": 1}], "guard": {"rate": 0.1}"#),
+            pointers: ["/tabs/0/rollout/guard/rate", "/tabs/0/rollout/guard/maxFailureRate", "/tabs/0/rollout/guard/minOpens"]),
+        .init(
+            name: "a stage with another member, and minOpens not an integer",
+            home: rollout(#""stages": [{"coverage": 1, "until": "x"}], "guard": {"maxFailureRate": 0.1, "minOpens": 1.5}"#),
+            pointers: ["/tabs/0/rollout/stages/0/until", "/tabs/0/rollout/guard/minOpens"]),
+    ]
 
     static let rollouts: [TargetingCase] = [
         .init(name: "coverage above 1", home: #", "rollout": {"coverage": 1.5}"#, pointers: ["/tabs/0/rollout/coverage"]),
@@ -369,6 +422,36 @@ struct TargetingValidationTests {
         #expect(message(home: #", "rollout": {"coverage": 1.5}"#) == "must be 0…1, found 1.5")
         #expect(message(home: #", "startsAt": "2026-12-01T10:00:00Z", "endsAt": "2026-12-01T09:00:00Z""#) == "must be after startsAt (2026-12-01T10:00:00Z)")
         #expect(message(top: #", "groups": {"beta": [""]}"#) == "must be 1…256 characters, has 0")
+    }
+
+    @Test func stagedRolloutIsValidAndReadBack() throws {
+        let staged = TargetingCase.rollout(
+            #""seed": "shop-2026", "stages": [{"coverage": 0.01, "hold": "PT1H"}, {"coverage": 0.1, "hold": "P1DT0.5S"}, {"coverage": 0.5, "hold": "P2W"}, {"coverage": 1}], "guard": {"maxFailureRate": 0.02, "minOpens": 500}"#)
+        let json = Self.document(home: staged)
+        #expect(DecodingTests.problems(json) == [])
+        let rollout = try #require(try TabBarConfig.decode(json: Data(json.utf8)).get().tabs[0].rollout)
+        #expect(rollout.coverage == nil && rollout.startingCoverage == 0.01)
+        #expect(rollout.stages?.map(\.coverage) == [0.01, 0.1, 0.5, 1])
+        #expect(rollout.stages?.map(\.hold) == ["PT1H", "P1DT0.5S", "P2W", nil])
+        #expect(rollout.guard == RolloutGuard(maxFailureRate: 0.02, minOpens: 500))
+        let encoded = String(decoding: CanonicalJSON.encode(rollout), as: UTF8.self)
+        #expect(encoded.contains(#""guard":{"maxFailureRate":0.02,"minOpens":500}"#) && !encoded.contains("coverage\":null"))
+    }
+
+    @Test("ISO 8601 durations of fixed length", arguments: [
+        ("PT1S", 1.0), ("PT1H", 3_600), ("PT1H30M", 5_400), ("P1D", 86_400), ("P1DT12H", 129_600), ("P2W", 1_209_600),
+        ("PT0.5S", 0.5), ("PT1,5S", 1.5), ("P0D", 0),
+    ] as [(String, Double)])
+    func durations(text: String, seconds: Double) {
+        #expect(ISODuration.seconds(text) == seconds)
+    }
+
+    @Test("what is not a fixed-length ISO 8601 duration", arguments: [
+        "", "P", "PT", "P1DT", "1H", "PT1", "P1M", "P1Y", "PT1H1D", "P1W2D", "PT1.5H", "PT1M1H", "P1DT1H1H", "pt1h",
+        "PT-1S", "PT.5S", "PT1.S", "P 1D",
+    ])
+    func notDurations(text: String) {
+        #expect(ISODuration.seconds(text) == nil)
     }
 
     @Test func boundsAreInclusive() {

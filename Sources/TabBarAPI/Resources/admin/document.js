@@ -30,7 +30,7 @@ export function getAt(doc, pointer) {
 }
 
 /** Objects whose emptiness means "absent": removed with their last member. */
-const DROPPED_WHEN_EMPTY = new Set(['appearance', 'icon', 'localized', 'rollout', 'parameters']);
+const DROPPED_WHEN_EMPTY = new Set(['appearance', 'icon', 'localized', 'rollout', 'guard', 'parameters']);
 
 /**
  * Sets the value at `pointer`, creating missing objects on the way; `undefined` removes the member, and then any

@@ -47,7 +47,7 @@ function shownValue(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function conditionText(value) {
+function jsonText(value) {
   if (value === undefined || value === null) return '';
   const compact = JSON.stringify(value);
   return compact.length <= 60 ? compact : JSON.stringify(value, null, 2);
@@ -138,17 +138,18 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
   }
 
   /** A JSON textarea for a condition; text that does not parse stays out of the document. */
-  function conditionField(label, pointer) {
+  /** A member edited as JSON text (a condition, a rollout's stages), with its syntax error beside it. */
+  function jsonField(label, pointer, placeholder) {
     const id = nextId('field');
     const errorId = nextId('syntax');
-    const text = conditionText(getAt(getDoc(), pointer));
+    const text = jsonText(getAt(getDoc(), pointer));
     const control = make('textarea', {
       id,
       rows: Math.min(10, Math.max(2, text.split('\n').length)),
       spellcheck: false,
       'data-pointer': pointer,
       value: text,
-      placeholder: '{"platform": {"$in": ["ios"]}}',
+      placeholder,
     });
     const error = make('p', { id: errorId, className: 'field-error' });
     bind(control, pointer, (el) => {
@@ -281,11 +282,28 @@ export function createForm({ tabList, addTab, configFields, getDoc, onEdit }) {
           input('Replaces', `${base}/replaces`, { list: 'tab-ids' }).wrapper,
         ]),
         group('Targeting', [
-          conditionField('When (condition, JSON)', `${base}/when`),
+          jsonField('When (condition, JSON)', `${base}/when`, '{"platform": {"$in": ["ios"]}}'),
           input('Rollout coverage', `${base}/rollout/coverage`, {
             type: 'number',
             read: readers.number,
             attributes: { min: 0, max: 1, step: 0.01 },
+          }).wrapper,
+          jsonField(
+            'Rollout stages (instead of a coverage; JSON)',
+            `${base}/rollout/stages`,
+            '[{"coverage": 0.01, "hold": "PT1H"}, {"coverage": 0.1, "hold": "PT6H"}, {"coverage": 1}]',
+          ),
+          input('Guard: max failure rate', `${base}/rollout/guard/maxFailureRate`, {
+            type: 'number',
+            read: readers.number,
+            attributes: { min: 0, max: 1, step: 0.001 },
+            placeholder: '0.02',
+          }).wrapper,
+          input('Guard: min opens', `${base}/rollout/guard/minOpens`, {
+            type: 'number',
+            read: readers.number,
+            attributes: { min: 1, step: 1 },
+            placeholder: '500',
           }).wrapper,
           input('Rollout seed', `${base}/rollout/seed`).wrapper,
           input('Hash attribute', `${base}/rollout/hashAttribute`, {
