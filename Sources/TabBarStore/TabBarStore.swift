@@ -84,6 +84,27 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// Removes a build's manifest; returns whether there was one. With `audit`, the removal is written with its audit
     /// entry (``AuditAction/removeBuild``). Durable before returning.
     func deleteBuild(client: String, platform: String, appVersion: String, audit: AuditRecord?) throws -> Bool
+    /// The client's staged rollouts' states, sorted by tab, from memory.
+    func rolloutStates(client: String) -> [RolloutState]
+    /// The client's staged rollouts' states as the store holds them now: what a decision on them is made from. From
+    /// memory on a store of its own; read from where the store keeps them on a shared one (throws
+    /// `StoreError.unavailable` when it cannot be reached), so callers run it off request threads.
+    func currentRolloutStates(client: String) throws -> [RolloutState]
+    /// Writes `state` (its client and tab) in place of `expected`, the state it was decided from (nil: there was
+    /// none), when the store still holds `expected`: the same revision and counts (``RolloutState/isUnchanged``).
+    /// Returns the state written, with the store's next revision, the time and its stage start to the millisecond;
+    /// nil when another process changed it first (nothing written). With `audit`, its entry (``AuditRecord/rollout`` with the revision) is written with it.
+    /// Durable before returning.
+    func writeRolloutState(_ state: RolloutState, replacing expected: RolloutState?, audit: AuditRecord?) throws
+        -> RolloutState?
+    /// Removes the client's rollout states whose tab is not in `keeping` (a tab, or its plan, left the document).
+    /// Durable before returning.
+    func removeRolloutStates(client: String, keeping: Set<String>) throws
+    /// Adds opens and failures to the state of `tab` when it still follows `plan` at `stage` and runs: the counts of
+    /// every process add up. Returns the state after; nil, adding nothing, when it does not stand there. Durable
+    /// before returning.
+    func addRolloutCounts(client: String, tab: String, plan: String, stage: Int, opened: Int, failed: Int) throws
+        -> RolloutState?
     /// Number of stored customizations (for logs and metrics).
     var customizationCount: Int { get }
     /// Bytes of the customizations journal, for a store that keeps one (the file store); else nil.
@@ -169,6 +190,8 @@ public enum StoreChange: Sendable, Equatable {
     case deleted(client: String)
     /// A build manifest of the client was registered, replaced or removed.
     case builds(client: String)
+    /// A staged rollout's state of the client was written or removed.
+    case rollouts(client: String)
     /// The store re-read everything (after losing its connection for notices): any client may have changed.
     case reloaded
 }

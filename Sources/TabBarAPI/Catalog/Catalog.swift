@@ -54,6 +54,9 @@ final class Catalog: Sendable {
         case .builds(let client):
             builds.reload(client)
             events.buildsChanged(client: client)
+        case .rollouts:
+            // Staged rollouts are not applied to answers yet.
+            break
         }
     }
 

@@ -24,6 +24,8 @@ struct AuditEntryBody: Encodable {
     var requestId: String?
     /// For a build manifest's change: the build and the manifest's revision.
     var build: AuditBuild?
+    /// For a staged rollout's change: the tab, where it went and the figures it was decided on.
+    var rollout: AuditRollout?
 
     init(_ entry: AuditEntry) {
         sequence = entry.sequence
@@ -40,5 +42,6 @@ struct AuditEntryBody: Encodable {
         note = entry.note
         requestId = entry.requestID
         build = entry.build
+        rollout = entry.rollout
     }
 }

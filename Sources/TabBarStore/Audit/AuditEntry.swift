@@ -29,6 +29,8 @@ public struct AuditEntry: Sendable, Equatable, Codable {
     public var requestID: String?
     /// For a build manifest's change: the build and the manifest's revision.
     public var build: AuditBuild?
+    /// For a staged rollout's change: the tab, where it went and the figures it was decided on.
+    public var rollout: AuditRollout?
 }
 
 extension AuditEntry {
@@ -51,6 +53,49 @@ extension AuditEntry {
             sequence: sequence, time: time, key: record.key, action: record.action, client: client,
             version: liveVersion, previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: nil,
             requestID: record.requestID, build: build)
+    }
+
+    /// The entry of a staged rollout's change decided by a store: `record`'s part (its summary empty: the document is
+    /// unchanged), the client's live version and the rollout with the revision of the state written.
+    init(_ record: AuditRecord, sequence: Int, time: Date, client: String, liveVersion: Int, rollout: AuditRollout) {
+        self.init(
+            sequence: sequence, time: time, key: record.key, action: record.action, client: client,
+            version: liveVersion, previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: nil,
+            requestID: record.requestID, rollout: rollout)
+    }
+}
+
+/// The staged rollout an audit entry of its change names, with the figures the change was decided on.
+public struct AuditRollout: Sendable, Equatable, Codable {
+    /// The tab rolled out.
+    public var tab: String
+    /// The stage the rollout stood at when the change was decided, from 0.
+    public var stage: Int
+    /// The stage it stands at after the change.
+    public var toStage: Int
+    /// Opens reported in the stage judged, worked and failed.
+    public var opened: Int
+    public var failed: Int
+    /// What it does after the change.
+    public var phase: RolloutState.Phase
+    /// Why: the rate over the guard, the person's note, the stage completed.
+    public var reason: String?
+    /// The revision of the state written (0 until the store writes it).
+    public var revision: Int
+
+    /// Creates one.
+    public init(
+        tab: String, stage: Int, toStage: Int, opened: Int, failed: Int, phase: RolloutState.Phase, reason: String?,
+        revision: Int = 0
+    ) {
+        self.tab = tab
+        self.stage = stage
+        self.toStage = toStage
+        self.opened = opened
+        self.failed = failed
+        self.phase = phase
+        self.reason = reason
+        self.revision = revision
     }
 }
 
@@ -85,6 +130,16 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case registerBuild
     /// A build manifest removed.
     case removeBuild
+    /// A staged rollout moved to its next stage (by the service, or a person's `advance`).
+    case advanceRollout
+    /// A staged rollout rolled back: by the service, its guard failed; by a person, `rollback`.
+    case rollBackRollout
+    /// A staged rollout paused by a person.
+    case pauseRollout
+    /// A paused rollout resumed by a person.
+    case resumeRollout
+    /// A staged rollout that reached its last stage.
+    case completeRollout
 }
 
 /// What a change did to the client's tabs, against the version live before it (tab ids, each list sorted).

@@ -10,6 +10,8 @@ public struct AuditRecord: Sendable {
     /// Called by the store once the change is decided (client locked, number chosen), before it is written,
     /// with the version live before the change (nil when none). Pure and quick (it decodes and diffs JSON).
     public var summarize: @Sendable (_ previous: ConfigVersion?) -> AuditSummary
+    /// For a staged rollout's change: what was decided, on which figures (the store adds the revision).
+    public var rollout: AuditRollout?
 
     /// Creates a record.
     public init(
@@ -20,5 +22,11 @@ public struct AuditRecord: Sendable {
         self.action = action
         self.requestID = requestID
         self.summarize = summarize
+    }
+
+    /// The record of a staged rollout's change: the document is unchanged, so its summary is empty.
+    public init(key: String, action: AuditAction, requestID: String?, rollout: AuditRollout) {
+        self.init(key: key, action: action, requestID: requestID) { _ in AuditSummary() }
+        self.rollout = rollout
     }
 }

@@ -64,7 +64,7 @@ struct BuildTable: Sendable {
                 File.Build(
                     client: build.client, platform: build.platform, appVersion: build.appVersion,
                     revision: build.revision,
-                    registeredAt: Int64((build.registeredAt.timeIntervalSince1970 * 1000).rounded()),
+                    registeredAt: StoredTime.milliseconds(build.registeredAt),
                     document: String(decoding: build.document, as: UTF8.self))
             })
         let encoder = JSONEncoder()
@@ -83,16 +83,11 @@ struct BuildTable: Sendable {
         for build in file.builds {
             let stored = StoredBuild(
                 client: build.client, platform: build.platform, appVersion: build.appVersion, revision: build.revision,
-                registeredAt: Date(timeIntervalSince1970: Double(build.registeredAt) / 1000),
+                registeredAt: StoredTime.date(build.registeredAt),
                 document: Data(build.document.utf8))
             table.builds[stored.key] = stored
             table.lastRevision = max(table.lastRevision, build.revision)
         }
         return table
-    }
-
-    /// A date with the millisecond precision the file keeps.
-    static func storedDate(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

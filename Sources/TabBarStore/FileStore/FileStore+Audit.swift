@@ -37,11 +37,14 @@ extension FileStore {
     /// deleted clients' numbers (`log`) and the build manifests (`builds`): a publish, rollback or import made a
     /// version number the client has had (retained, moved aside as damaged, or deleted since); a delete left the
     /// client no version numbered up to the entry's; a registration gave out its revision; a removal left the build
-    /// no manifest of its revision or before.
+    /// no manifest of its revision or before; a rollout's change gave out its state's revision (`rollouts`).
     static func happened(
-        _ entry: AuditEntry, versions: VersionCatalog, log: CustomizationLog, builds: BuildTable
+        _ entry: AuditEntry, versions: VersionCatalog, log: CustomizationLog, builds: BuildTable,
+        rollouts: RolloutTable
     ) -> Bool {
         switch entry.action {
+        case .advanceRollout, .rollBackRollout, .pauseRollout, .resumeRollout, .completeRollout:
+            return (entry.rollout?.revision ?? 0) <= rollouts.lastRevision
         case .registerBuild:
             return (entry.build?.revision ?? 0) <= builds.lastRevision
         case .removeBuild:

@@ -21,7 +21,7 @@ extension FileStore {
         return try configWrites.withLock { _ in
             if log.unavailableReason != nil { throw StoreError.unavailable }
             let current = buildTable.withLock { $0 }
-            let next = current.registering(key, document: document, at: BuildTable.storedDate(Date()))
+            let next = current.registering(key, document: document, at: StoredTime.rounded(Date()))
             if next.change != .unchanged {
                 let entry = buildAuditEntry(record, key, revision: next.build.revision, time: next.build.registeredAt)
                 try audited(entry) { try writeBuilds(next.table) }
@@ -38,7 +38,7 @@ extension FileStore {
             if log.unavailableReason != nil { throw StoreError.unavailable }
             let current = buildTable.withLock { $0 }
             guard let removed = current.builds[key] else { return false }
-            let entry = buildAuditEntry(record, key, revision: removed.revision, time: BuildTable.storedDate(Date()))
+            let entry = buildAuditEntry(record, key, revision: removed.revision, time: StoredTime.rounded(Date()))
             try audited(entry) { try writeBuilds(current.removing(key)) }
             return true
         }

@@ -12,6 +12,8 @@ import Synchronization
 /// <data>/customizations.snapshot                     compacted state, replaced atomically
 /// <data>/audit.log                                   append-only log of audited config changes (`AuditLog`)
 /// <data>/builds.json                                 the build manifests, rewritten atomically (`BuildTable`)
+/// <data>/rollouts.json                               the staged rollouts' states, rewritten atomically
+///                                                    (`RolloutTable`)
 /// ```
 /// A client deletion is journaled with the client's last version number before its files go, so numbering continues
 /// after it. An audited change's entry is appended and fsynced before the change is made (`FileStore+Audit`). Every
@@ -28,6 +30,8 @@ public final class FileStore: TabBarStore {
     let audit: AuditLog
     /// The build manifests, in `builds.json` and in memory.
     let buildTable: Mutex<BuildTable>
+    /// The staged rollouts' states, in `rollouts.json` and in memory.
+    let rolloutTable: Mutex<RolloutTable>
     /// How many versions of each client are kept.
     let keepVersions: Int
     /// Serializes publishes, client deletions and close.
@@ -65,6 +69,8 @@ public final class FileStore: TabBarStore {
             catalog = Mutex(versions)
             let builds = try Self.loadBuilds(path, io: io)
             buildTable = Mutex(builds)
+            let rollouts = try Self.loadRollouts(path, io: io)
+            rolloutTable = Mutex(rollouts)
             let log: CustomizationLog
             do {
                 log = try CustomizationLog(
@@ -78,7 +84,7 @@ public final class FileStore: TabBarStore {
             }
             do {
                 audit = try AuditLog(directory: path, io: io, logger: logger) { entry in
-                    Self.happened(entry, versions: versions, log: log, builds: builds)
+                    Self.happened(entry, versions: versions, log: log, builds: builds, rollouts: rollouts)
                 }
             } catch {
                 log.close()

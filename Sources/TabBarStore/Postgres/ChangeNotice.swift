@@ -27,6 +27,8 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         /// A build manifest was registered or removed: `client`, `platform`, `appVersion`, `revision` (the new one,
         /// or the removed one's).
         case build = "b"
+        /// A staged rollout's state of `client` was written, counted or removed: the client's are read again.
+        case rollouts = "ro"
     }
 
     /// One save of a ``Kind/customizations`` notice.

@@ -22,6 +22,13 @@ struct PostgresCache: Sendable {
     private(set) var customizationCount = 0
     /// Build manifests by client, platform and app version.
     private(set) var builds: [BuildKey: StoredBuild] = [:]
+    /// Staged rollouts' states by client, each client's sorted by tab.
+    private(set) var rollouts: [String: [RolloutState]] = [:]
+
+    /// Replaces the client's rollout states with `states`, read from the database after its last change.
+    mutating func setRollouts(client: String, _ states: [RolloutState]) {
+        rollouts[client] = states.isEmpty ? nil : states.sorted { $0.tab < $1.tab }
+    }
 
     /// Records a registered manifest, unless the cache holds a newer one of the build.
     mutating func setBuild(_ build: StoredBuild) {

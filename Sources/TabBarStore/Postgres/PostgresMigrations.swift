@@ -11,7 +11,7 @@ enum PostgresMigrations {
 
     /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log;
     /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``); 4: build manifests;
-    /// 5: audit entries of build manifests' changes.
+    /// 5: audit entries of build manifests' changes; 6: staged rollouts' states and the audit entries of their changes.
     static let all: [[String]] = [
         [
             """
@@ -142,6 +142,33 @@ enum PostgresMigrations {
                 CHECK (action IN ('publish', 'rollback', 'delete', 'import', 'registerBuild', 'removeBuild'))
             """,
             "ALTER TABLE tabconfig_audit ADD COLUMN build jsonb",
+        ],
+        [
+            """
+            CREATE TABLE tabconfig_rollouts (
+                client text NOT NULL,
+                tab text NOT NULL,
+                plan text NOT NULL,
+                stage integer NOT NULL,
+                stage_started_at timestamptz NOT NULL,
+                opened bigint NOT NULL,
+                failed bigint NOT NULL,
+                phase text NOT NULL CHECK (phase IN ('running', 'paused', 'completed', 'rolledBack')),
+                reason text,
+                revision bigint NOT NULL,
+                updated_at timestamptz NOT NULL,
+                PRIMARY KEY (client, tab)
+            )
+            """,
+            "CREATE SEQUENCE tabconfig_rollout_revisions",
+            "ALTER TABLE tabconfig_audit DROP CONSTRAINT tabconfig_audit_action_check",
+            """
+            ALTER TABLE tabconfig_audit ADD CONSTRAINT tabconfig_audit_action_check
+                CHECK (action IN ('publish', 'rollback', 'delete', 'import', 'registerBuild', 'removeBuild',
+                                  'advanceRollout', 'rollBackRollout', 'pauseRollout', 'resumeRollout',
+                                  'completeRollout'))
+            """,
+            "ALTER TABLE tabconfig_audit ADD COLUMN rollout jsonb",
         ],
     ]
 

@@ -55,16 +55,35 @@ extension PostgresStore {
         _ record: AuditRecord, _ key: BuildKey, revision: Int, time: Date, on connection: PostgresConnection,
         logger: Logger
     ) async throws {
-        var live = 0
-        for try await version in try await connection.query(
-            "SELECT coalesce(live_version, 0) FROM tabconfig_clients WHERE client = \(key.client)", logger: logger
-        ).decode(Int.self) {
-            live = version
-        }
+        let live = try await liveNumber(key.client, on: connection, logger: logger)
         let entry = AuditEntry(
             record, sequence: 0, time: time, client: key.client, liveVersion: live,
             build: AuditBuild(platform: key.platform, appVersion: key.appVersion, revision: revision))
         try await insertInOrder(entry, on: connection, logger: logger)
+    }
+
+    /// Inserts the audit entry of a staged rollout's change (`rollout`, with the revision written) in the transaction
+    /// on `connection`, which holds the rollout's lock.
+    static func insertAuditRollout(
+        _ record: AuditRecord, _ rollout: AuditRollout, client: String, time: Date, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let live = try await liveNumber(client, on: connection, logger: logger)
+        let entry = AuditEntry(record, sequence: 0, time: time, client: client, liveVersion: live, rollout: rollout)
+        try await insertInOrder(entry, on: connection, logger: logger)
+    }
+
+    /// The client's live version number, 0 when it has none, read on `connection`.
+    private static func liveNumber(_ client: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> Int
+    {
+        var live = 0
+        for try await version in try await connection.query(
+            "SELECT coalesce(live_version, 0) FROM tabconfig_clients WHERE client = \(client)", logger: logger
+        ).decode(Int.self) {
+            live = version
+        }
+        return live
     }
 
     /// Inserts `entries` in their order, their sequences the table's (theirs are ignored). With `skippingCopies`, an
@@ -86,16 +105,16 @@ extension PostgresStore {
                 SELECT 1 FROM tabconfig_audit AS a
                 WHERE a.client = s.e->>'client' AND a.action = s.e->>'action'
                     AND a.version = (s.e->>'version')::integer AND a.at = s.at
-                    AND a.build IS NOT DISTINCT FROM s.e->'build')
+                    AND a.build IS NOT DISTINCT FROM s.e->'build' AND a.rollout IS NOT DISTINCT FROM s.e->'rollout')
             """ : ""
         let query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO tabconfig_audit (
                     at, admin_key, action, client, version, previous_version, rollback_of, summary, note, request_id,
-                    build)
+                    build, rollout)
                 SELECT s.at, s.e->>'key', s.e->>'action', s.e->>'client', (s.e->>'version')::integer,
                     (s.e->>'previousVersion')::integer, (s.e->>'rollbackOf')::integer, s.e->'summary', s.e->>'note',
-                    s.e->>'requestID', s.e->'build'
+                    s.e->>'requestID', s.e->'build', s.e->'rollout'
                 FROM (
                     SELECT 'epoch'::timestamptz + i.ms * interval '1 millisecond' AS at, i.json::jsonb AS e, i.position
                     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS i(ms, json, position)
@@ -163,15 +182,17 @@ extension PostgresStore {
         let select = PostgresQuery(
             unsafeSQL: """
                 SELECT sequence, (extract(epoch FROM at) * 1000)::bigint, admin_key, action, client, version,
-                    previous_version, rollback_of, summary::text, note, request_id, build::text
+                    previous_version, rollback_of, summary::text, note, request_id, build::text, rollout::text
                 FROM tabconfig_audit WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY sequence LIMIT $\(bindings.count)
                 """, binds: bindings)
         var entries: [AuditEntry] = []
         let decoder = JSONDecoder()
-        for try await (sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request, build)
+        for try await (
+            sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request, build, rollout
+        )
             in try await connection.query(select, logger: logger).decode(
-                (Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?, String?).self)
+                (Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?, String?, String?).self)
         {
             guard let action = AuditAction(rawValue: action) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown action \(action)"))
@@ -181,7 +202,8 @@ extension PostgresStore {
                     sequence: Int(sequence), time: date(milliseconds: time), key: key, action: action, client: client,
                     version: version, previousVersion: previous, rollbackOf: rollbackOf,
                     summary: try decoder.decode(AuditSummary.self, from: Data(summary.utf8)), note: note,
-                    requestID: request, build: try build.map { try decoder.decode(AuditBuild.self, from: Data($0.utf8)) }))
+                    requestID: request, build: try build.map { try decoder.decode(AuditBuild.self, from: Data($0.utf8)) },
+                    rollout: try rollout.map { try decoder.decode(AuditRollout.self, from: Data($0.utf8)) }))
         }
         return entries
     }

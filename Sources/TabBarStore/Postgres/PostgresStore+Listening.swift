@@ -102,6 +102,10 @@ extension PostgresStore {
             }
         case .build:
             try await applyBuildNotice(notice)
+        case .rollouts:
+            let states = try await Self.rolloutStates(client, of: notice.client, logger: logger)
+            cache.withLock { $0.setRollouts(client: notice.client, states) }
+            observer.withLock { $0 }?(.rollouts(client: notice.client))
         }
     }
 }

@@ -22,6 +22,9 @@ extension PostgresStore {
         for build in try await builds(database, logger: logger) {
             cache.setBuild(build)
         }
+        for (client, states) in Dictionary(grouping: try await rolloutStates(database, of: nil, logger: logger), by: \.client) {
+            cache.setRollouts(client: client, states)
+        }
         return try await database.withWatchedConnection { [cache] connection in
             var loaded = cache
             let customizations = try await connection.query(
@@ -314,15 +317,14 @@ extension PostgresStore {
         }
     }
 
-    /// A date of whole milliseconds, as the store keeps it.
+    /// A date of whole milliseconds, as the store keeps it (``StoredTime``).
     static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        StoredTime.date(milliseconds)
     }
 
-    /// The whole milliseconds since 1970 of a date, to the nearest: a date of whole milliseconds gives them back
-    /// (its product by 1000 can fall a hair short of them).
+    /// The whole milliseconds since 1970 of a date (``StoredTime``).
     static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        StoredTime.milliseconds(date)
     }
 }
 #endif

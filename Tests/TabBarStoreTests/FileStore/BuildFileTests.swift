@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 @testable import TabBarStore
 
-/// `builds.json`: written whole and atomically, so a damaged one was damaged afterwards: open refuses it with the
-/// command that moves it aside, verify reports it, repair moves it aside.
-@Suite("build manifests file")
+/// `builds.json` and `rollouts.json`: written whole and atomically, so a damaged one was damaged afterwards: open
+/// refuses it with the command that moves it aside, verify reports it, repair moves it aside.
+@Suite("build manifests and rollout states files")
 struct BuildFileTests {
     @Test("A damaged builds.json stops open, verify reports it, repair moves it aside and the store opens without it")
     func damagedBuildsFile() throws {
@@ -36,6 +36,34 @@ struct BuildFileTests {
         defer { reopened.close() }
         #expect(reopened.builds(client: "shop") == [])
         #expect(reopened.liveVersion(client: "shop")?.version == 1)
+    }
+
+    @Test("A damaged rollouts.json stops open, verify reports it, repair moves it aside and the rollouts start over")
+    func damagedRolloutsFile() throws {
+        let directory = try TemporaryDirectory("rollouts-damage")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        _ = try store.writeRolloutState(
+            RolloutState(client: "shop", tab: "cart", plan: "p", stageStartedAt: Date(), updatedAt: Date()),
+            replacing: nil, audit: nil)
+        store.close()
+        let file = data.appendingPathComponent(RolloutTable.fileName)
+        try Data(#"{"format":1,"lastRevision":1,"rollouts":[{"cli"#.utf8).write(to: file)
+
+        #expect {
+            _ = try FileStore(directory: data, logger: .silent)
+        } throws: { error in
+            "\(error)".contains("rollouts.json is damaged") && "\(error)".contains("tabconfig store repair")
+        }
+        let verified = try StoreRecovery.verify(directory: data)
+        #expect(verified.damagedFiles.map(\.kind) == [.rollouts])
+        #expect(verified.damagedFiles.first?.opensWithoutRepair == false)
+        let repaired = try StoreRecovery.repair(directory: data, logger: .silent)
+        #expect(repaired.damagedFiles.first?.action?.contains("first stage") == true)
+        let reopened = try FileStore(directory: data, logger: .silent)
+        defer { reopened.close() }
+        #expect(reopened.rolloutStates(client: "shop") == [])
     }
 
     @Test("A kill between the temp file and the rename leaves the previous file, which open reads")

@@ -124,7 +124,7 @@ struct RecordJSONTests {
         var generator = SplitMix64(seed: 15)
         func text() -> String { Self.texts.randomElement(using: &generator)! }
         for _ in 0..<2000 {
-            let kind = [ChangeNotice.Kind.published, .deleted, .customization, .customizations, .build]
+            let kind = [ChangeNotice.Kind.published, .deleted, .customization, .customizations, .build, .rollouts]
                 .randomElement(using: &generator)!
             var notice = ChangeNotice(kind: kind, origin: UUID().uuidString, client: text())
             switch kind {
@@ -133,6 +133,8 @@ struct RecordJSONTests {
                 notice.prunedThrough = Int(generator.next() % 1000) - 500
             case .deleted:
                 notice.version = Int(generator.next() % 1000)
+            case .rollouts:
+                break
             case .build:
                 notice.platform = text()
                 notice.appVersion = text()

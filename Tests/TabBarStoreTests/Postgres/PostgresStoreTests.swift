@@ -78,6 +78,41 @@ struct PostgresStoreTests {
         #expect(stored == "6")
     }
 
+    @Test("two stores on one database: rollout counts add up, one state write of two decided alike wins, the other store hears of it")
+    func rolloutStatesAcrossStores() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let a = try Self.open(url)
+        defer { a.close() }
+        let b = try Self.open(url)
+        defer { b.close() }
+        let heard = Mutex<[StoreChange]>([])
+        b.observeChanges { change in heard.withLock { $0.append(change) } }
+        let start = RolloutState(client: "shop", tab: "cart", plan: "p", stageStartedAt: Date(), updatedAt: Date())
+        let first = try #require(try a.writeRolloutState(start, replacing: nil, audit: nil))
+        #expect(eventually { b.rolloutStates(client: "shop") == [first] })
+        #expect(heard.withLock { $0 }.contains(.rollouts(client: "shop")))
+
+        _ = try a.addRolloutCounts(client: "shop", tab: "cart", plan: "p", stage: 0, opened: 10, failed: 1)
+        _ = try b.addRolloutCounts(client: "shop", tab: "cart", plan: "p", stage: 0, opened: 5, failed: 2)
+        let judged = try #require(try a.currentRolloutStates(client: "shop").first)
+        #expect(judged.opened == 15 && judged.failed == 3, "every store's counts add up")
+
+        var advanced = judged
+        advanced.stage = 1
+        advanced.opened = 0
+        advanced.failed = 0
+        let outcomes = Mutex<[RolloutState?]>([])
+        let decided = advanced
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let store = index == 0 ? a : b
+            let written = try? store.writeRolloutState(decided, replacing: judged, audit: nil)
+            outcomes.withLock { $0.append(written ?? nil) }
+        }
+        #expect(outcomes.withLock { $0.compactMap { $0 } }.count == 1, "exactly one of two stores acting alike writes")
+        #expect(try b.currentRolloutStates(client: "shop").map(\.stage) == [1])
+    }
+
     @Test("a store opened after another's writes reads them all; its saves continue their numbering")
     func secondStoreSeesFirst() throws {
         let url = try TestPostgres.createDatabase()

@@ -12,6 +12,8 @@ public struct FileCheck: Sendable, Equatable {
         case version
         /// `builds.json`, the build manifests.
         case builds
+        /// `rollouts.json`, the staged rollouts' states.
+        case rollouts
     }
 
     /// The file's path.

@@ -62,6 +62,12 @@ public enum StoreRecovery {
                 report.files[index].sideFiles = [side]
                 report.files[index].action =
                     "moved the damaged build manifests to \(side); the store opens without them: register them again"
+            case .rollouts:
+                let side = try SideFile.moveAside(file.path, io: io)
+                report.files[index].sideFiles = [side]
+                report.files[index].action =
+                    "moved the damaged rollout states to \(side); every staged rollout starts again at its first "
+                    + "stage: pause or roll back those that had failed"
             }
             logger.notice(
                 "repaired \(file.path)",
@@ -99,7 +105,11 @@ public enum StoreRecovery {
         }
         let buildsPath = (path as NSString).appendingPathComponent(BuildTable.fileName)
         if io.exists(buildsPath) {
-            files.append(checkBuilds(buildsPath, io: io))
+            files.append(checkWhole(buildsPath, kind: .builds, io: io) { try BuildTable.decode($0).builds.count })
+        }
+        let rolloutsPath = (path as NSString).appendingPathComponent(RolloutTable.fileName)
+        if io.exists(rolloutsPath) {
+            files.append(checkWhole(rolloutsPath, kind: .rollouts, io: io) { try RolloutTable.decode($0).states.count })
         }
         for name in try io.contents(of: path) where SideFile.isSideFile(name) {
             sideFiles.append((path as NSString).appendingPathComponent(name))
@@ -233,15 +243,17 @@ public enum StoreRecovery {
         return checks
     }
 
-    /// Checks `builds.json`: written whole, it is intact or damaged as a whole, and open refuses a damaged one.
-    private static func checkBuilds(_ path: String, io: FileIO) -> FileCheck {
+    /// Checks `builds.json` or `rollouts.json` (`count` reads its entries): written whole, it is intact or damaged as
+    /// a whole, and open refuses a damaged one.
+    private static func checkWhole(
+        _ path: String, kind: FileCheck.Kind, io: FileIO, count: (Data) throws -> Int
+    ) -> FileCheck {
         do {
-            let table = try BuildTable.decode(try io.read(path))
-            return FileCheck(path: path, kind: .builds, validRecords: table.builds.count)
+            return FileCheck(path: path, kind: kind, validRecords: try count(try io.read(path)))
         } catch {
             let size = (try? io.read(path).count) ?? 0
             let damage = DamagedRange(offset: 0, length: size, reason: "\(error)", validRecordsAfter: 0)
-            var check = FileCheck(path: path, kind: .builds, validRecords: 0, damage: [damage])
+            var check = FileCheck(path: path, kind: kind, validRecords: 0, damage: [damage])
             check.opensWithoutRepair = false
             return check
         }
