@@ -1,7 +1,7 @@
 import Foundation
 
-/// The client's two files in its storage directory, per client and user: the last good answer and the pending
-/// save. Both are written atomically; a file that does not decode (damaged, or of another format) reads as absent
+/// The client's files in its storage directory, per client and user: the last good answer, the pending save and the
+/// tab opens not yet reported (with the mark of a tab being opened). All are written atomically; a file that does not decode (damaged, or of another format) reads as absent
 /// and is replaced by the next write.
 ///
 /// Several users of one app may share a directory: each (client, user) has files of its own, so one user's pending
@@ -44,6 +44,8 @@ struct ClientStorage: Sendable {
     var answerFile: URL { directory.appendingPathComponent("\(stem).tab-bar.json") }
     /// Where the pending save is kept.
     var pendingFile: URL { directory.appendingPathComponent("\(stem).pending-save.json") }
+    /// Where the tab opens not yet reported and the opening mark are kept.
+    var reportsFile: URL { directory.appendingPathComponent("\(stem).reports.json") }
     /// Where earlier releases kept the pending save of every user of the client.
     private var sharedPendingFile: URL { directory.appendingPathComponent("\(client).pending-save.json") }
 
@@ -100,9 +102,24 @@ struct ClientStorage: Sendable {
         try removeSharedPending()
     }
 
-    /// Removes the user's files: the last good answer and the pending save.
+    /// The tab opens not yet reported and the opening mark, or nil when there are none or they cannot be read.
+    func loadReports() -> ReportsFile? {
+        AtomicFile.read(reportsFile).flatMap { try? Self.decoder.decode(ReportsFile.self, from: $0) }
+    }
+
+    /// Keeps `reports`; the file goes when they hold nothing.
+    func store(_ reports: ReportsFile) throws {
+        if reports.isEmpty {
+            try AtomicFile.remove(reportsFile)
+        } else {
+            try AtomicFile.write(Self.encoder.encode(reports), to: reportsFile)
+        }
+    }
+
+    /// Removes the user's files: the last good answer, the tab opens not yet reported and the pending save.
     func removeAll() throws {
         try AtomicFile.remove(answerFile)
+        try AtomicFile.remove(reportsFile)
         try removePending()
     }
 
