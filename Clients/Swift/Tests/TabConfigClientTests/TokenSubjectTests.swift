@@ -4,7 +4,7 @@ import Testing
 @testable import TabConfigClient
 
 /// A JWT of `payload`, unpadded base64url, with a signature nobody checks.
-private func jwt(_ payload: String) -> String {
+func jwt(_ payload: String) -> String {
     func encoded(_ text: String) -> String {
         Data(text.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -38,6 +38,10 @@ extension TabBarClient {
         /// How long the event stream may go without a byte (the service sends a heartbeat every 15 s) before the
         /// client reconnects.
         public var eventStreamIdleTimeout: Duration
+        /// The least time between two reports of tab opens (``TabBarClient/reportOpen(tab:version:)``), which guarded
+        /// rollouts advance or roll back by; the app going to the background sends one besides. Nil counts and reports
+        /// nothing.
+        public var reportInterval: Duration?
 
         /// A configuration; `baseURL`, `client` and `storageDirectory` are required, the rest has defaults.
         public init(
@@ -45,7 +49,8 @@ extension TabBarClient {
             appDefaults: TabBarContext? = .app(), storageDirectory: URL, bundledDefault: TabBar? = nil,
             tokenProvider: TokenProvider? = nil,
             retryPolicy: RetryPolicy = RetryPolicy(), refreshInterval: Duration? = nil,
-            requestTimeout: Duration = .seconds(30), eventStreamIdleTimeout: Duration = .seconds(45)
+            requestTimeout: Duration = .seconds(30), eventStreamIdleTimeout: Duration = .seconds(45),
+            reportInterval: Duration? = .seconds(60)
         ) {
             self.baseURL = baseURL
             self.client = client
@@ -59,6 +64,7 @@ extension TabBarClient {
             self.refreshInterval = refreshInterval
             self.requestTimeout = requestTimeout
             self.eventStreamIdleTimeout = eventStreamIdleTimeout
+            self.reportInterval = reportInterval
         }
 
         /// The context sent: ``context``, filled from ``appDefaults``.

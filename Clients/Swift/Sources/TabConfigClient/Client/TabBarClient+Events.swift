@@ -3,9 +3,12 @@ import Foundation
 extension TabBarClient {
     /// Tells the client whether the app is in the foreground. Active: it revalidates the tab bar and sends a pending
     /// save at once, follows the event stream (revalidating when a new version goes live) and refreshes on
-    /// ``Configuration/refreshInterval``. Inactive: the stream and the timer stop.
+    /// ``Configuration/refreshInterval``. Inactive: the stream and the timer stop, and the tab opens counted are
+    /// reported (each time the app says so, also when it never said it was active).
     public func setActive(_ active: Bool) async {
-        guard !stopped, active != isActive else { return }
+        guard !stopped else { return }
+        if !active { reportNow() }
+        guard active != isActive else { return }
         isActive = active
         if active {
             await loadIfNeeded()

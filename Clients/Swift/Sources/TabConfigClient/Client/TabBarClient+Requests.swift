@@ -20,6 +20,9 @@ extension TabBarClient {
     /// The client's event stream.
     nonisolated var eventsURL: URL { endpoint(["tabs", "events"], withContext: false) }
 
+    /// Where the client reports tab opens.
+    nonisolated var reportsURL: URL { endpoint(["reports"], withContext: false) }
+
     /// What a tab-bar answer answers: its URL (user and context included), the languages asked for and, for
     /// ``User/me``, the user the token names. A held or cached answer is served only for the same.
     var requestKey: String {

@@ -16,6 +16,9 @@ import FoundationNetworking
 ///   newer one is made again on the newer order (``TabOrderEdit/applied(to:)``).
 /// - Failed requests are retried with exponential backoff and full jitter, never before a `Retry-After`; after a 401
 ///   or 403 nothing is sent until the token provider gives another token.
+/// - Tab opens and failed opens (``reportOpen(tab:version:)``, ``reportOpenFailure(tab:version:)``, a crash while
+///   opening one: ``beginOpening(tab:version:)``) are kept on disk and reported for guarded rollouts, at most once a
+///   ``Configuration/reportInterval`` and when the app goes to the background, apart from the tab bar's requests.
 ///
 /// Deliveries come through ``updates`` (the latest first) and ``current``; the link's state through ``status``.
 /// Make one client per configuration and keep it for the app's life: its timers and streams run until
@@ -43,6 +46,12 @@ public actor TabBarClient {
     var events = EventFollower()
     /// Holds requests back after a 401 or 403 until the token provider gives another token.
     var tokens = TokenGate()
+    /// The tab opens counted and not yet reported, and the opening mark, in the held user's reports file.
+    nonisolated let reports: ReportBook
+    /// When the tab opens are reported next.
+    var reporting: ReportSchedule
+    /// Answers reports instead of the service, in tests.
+    var reportSender: (@Sendable (URLRequest) async throws -> HTTPAnswer)?
     var isActive = false
     var stopped = false
     /// The revalidation in flight, which a second one joins.
@@ -61,6 +70,9 @@ public actor TabBarClient {
         answers = AnswerCache(storage: storage, bundled: configuration.bundledDefault)
         saves = SaveQueue(storage: storage)
         schedule = RefreshSchedule(backoff: configuration.retryPolicy.backoff)
+        reports = ReportBook(storage: storage)
+        reporting = ReportSchedule(interval: configuration.reportInterval)
+        if reporting.isOff { reports.close() }
     }
 
     /// The latest delivery, nil before anything could be served.
@@ -92,8 +104,9 @@ public actor TabBarClient {
         revalidateInBackground()
     }
 
-    /// Stops everything: requests in flight, the event stream, timers. The streams end; later calls throw
-    /// ``TabBarClientError/stopped``. A pending save stays on disk for the next launch.
+    /// Stops everything: requests in flight, the event stream, timers, the counting of tab opens. The streams end;
+    /// later calls throw ``TabBarClientError/stopped``. A pending save and the tab opens not yet reported stay on
+    /// disk for the next launch.
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
@@ -101,6 +114,8 @@ public actor TabBarClient {
         events.stop()
         schedule.stopPeriodic()
         schedule.cancelRecovery()
+        reporting.cancel()
+        reports.close()
         fetchTask?.cancel()
         sendTask?.cancel()
         transport.invalidate()
@@ -110,12 +125,12 @@ public actor TabBarClient {
         outcomes.finish()
     }
 
-    /// Signs the user out on this device: removes the user's cached answer and pending save from the storage
-    /// directory, for ``User/id(_:)`` and ``User/me`` alike (the user the token named last), and shuts the client
-    /// down. With `sendingPendingSave`, a pending save is first sent, for at most `timeout`, and its outcome
-    /// returned; a save not stored by then is discarded. After ``shutdown()`` nothing is sent, and the files are
-    /// removed all the same. A later client for the same user starts from the bundled default. Throws only when the
-    /// files could not be removed.
+    /// Signs the user out on this device: removes the user's cached answer, pending save and tab opens not yet
+    /// reported from the storage directory, for ``User/id(_:)`` and ``User/me`` alike (the user the token named
+    /// last), and shuts the client down. With `sendingPendingSave`, a pending save is first sent, for at most
+    /// `timeout`, and its outcome returned; a save not stored by then is discarded. After ``shutdown()`` nothing is
+    /// sent, and the files are removed all the same. A later client for the same user starts from the bundled
+    /// default. Throws only when the files could not be removed.
     @discardableResult
     public func signOut(sendingPendingSave: Bool = true, timeout: Duration = .seconds(10)) async throws
         -> SaveOutcome?
@@ -146,7 +161,7 @@ public actor TabBarClient {
         readFiles()
     }
 
-    /// Reads the held user's files once and delivers what they hold.
+    /// Reads the held user's files once, delivers what they hold and schedules a report of the tab opens they hold.
     private func readFiles() {
         guard !answers.loaded else { return }
         if configuration.identifiesUserByToken {
@@ -156,6 +171,7 @@ public actor TabBarClient {
         answers.load(request: requestKey)
         saves.load()
         deliver()
+        scheduleReport()
     }
 
     /// For ``User/me``: makes the files of the user `token` names (none when it names no one) the ones the client
@@ -170,6 +186,7 @@ public actor TabBarClient {
         storage = subject.map { ClientStorage(configuration, subject: $0) }
         answers = AnswerCache(storage: storage, bundled: configuration.bundledDefault)
         saves = SaveQueue(storage: storage)
+        reports.hold(storage)
         readFiles()
         if changed { revalidateInBackground() }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The client's files in its storage directory, per client and user: the last good answer, the pending save and the
-/// tab opens not yet reported (with the mark of a tab being opened). All are written atomically; a file that does not decode (damaged, or of another format) reads as absent
-/// and is replaced by the next write.
+/// The client's files in its storage directory, per client and user: the last good answer, the pending save, and
+/// the tab opens not yet reported with the mark of a tab being opened. All are written atomically; a file that does
+/// not decode (damaged, or of another format) reads as absent and is replaced by the next write.
 ///
 /// Several users of one app may share a directory: each (client, user) has files of its own, so one user's pending
 /// save never replaces another's. For ``TabBarClient/User/me`` the user is the one the token's `sub` names

@@ -16,6 +16,11 @@ struct TokenGate: Sendable {
         return true
     }
 
+    /// Whether `token` is the one the service refused; the gate stays as it is.
+    func refuses(_ token: String?) -> Bool {
+        refused.map { $0 == token } ?? false
+    }
+
     /// The service refused `token`.
     mutating func refuse(_ token: String?) {
         refused = .some(token)
