@@ -54,6 +54,8 @@ struct Serve: ParsableCommand {
     var cacheStaleWhileRevalidate: Int?
     @Option(name: .customLong("keep-versions"), help: "Config versions kept per client (TABCONFIG_KEEP_VERSIONS, default 100).")
     var keepVersions: Int?
+    @Option(name: .customLong("rollout-interval"), help: "Seconds between the ticks that count the apps' reports and move staged rollouts (TABCONFIG_ROLLOUT_INTERVAL, default 60).")
+    var rolloutInterval: Int?
     @Option(name: .customLong("country-header"), help: "Trusted header holding the request's country for targeting, e.g. CF-IPCountry; wins over ?country= (TABCONFIG_COUNTRY_HEADER, default none).")
     var countryHeader: String?
     @Flag(name: .customLong("allow-anonymous-users"), help: "Open user endpoints on a non-loopback address with no authentication (TABCONFIG_ALLOW_ANONYMOUS_USERS).")
@@ -106,6 +108,7 @@ struct Serve: ParsableCommand {
         if let cacheMaxAge { configuration.cacheMaxAge = cacheMaxAge }
         if let cacheStaleWhileRevalidate { configuration.cacheStaleWhileRevalidate = cacheStaleWhileRevalidate }
         if let keepVersions { configuration.keepVersions = keepVersions }
+        if let rolloutInterval { configuration.rolloutInterval = rolloutInterval }
         if let countryHeader { configuration.countryHeader = countryHeader }
         if allowAnonymousUsers { configuration.allowAnonymousUsers = true }
         if noSample { configuration.seedSample = false }

@@ -15,6 +15,8 @@ public final class Application: Sendable {
     private let service: ServiceHandlers
     private let server: Server
     private let logger: Logger
+    /// The staged rollouts' reports and ticks.
+    let rollouts: RolloutSupervisor
 
     /// Binds the listening address first, so that a start that cannot serve (address in use, say) fails before it
     /// touches the data directory; then opens the store in it (creating it), loads the admin token and seeds the
@@ -47,6 +49,8 @@ public final class Application: Sendable {
         let contexts = ContextReader(countryHeader: configuration.countryHeader)
         let errors = ErrorResponder(store: store, logger: logger)
         let explainer = Explainer(store: store, contexts: contexts, builds: catalog.builds)
+        rollouts = RolloutSupervisor(
+            catalog: catalog, interval: .seconds(configuration.rolloutInterval), metrics: metrics, logger: logger)
         service = ServiceHandlers(
             catalog: catalog, openAPIDocument: try OpenAPIDocument.load(), metrics: metrics,
             crossOrigin: configuration.crossOriginPolicy)
@@ -63,6 +67,8 @@ public final class Application: Sendable {
             admin: AdminHandlers(
                 catalog: catalog, admin: admin, explainer: explainer, console: try AdminConsole.bundled()),
             ofrep: OFREPHandlers(catalog: catalog, tabBars: tabBars, users: users, contexts: contexts),
+            rollouts: RolloutHandlers(
+                catalog: catalog, supervisor: rollouts, admin: admin, users: users, metrics: metrics),
             errors: errors, maxBodySize: configuration.maxBodySize)
         var serverConfiguration = Server.Configuration()
         serverConfiguration.host = configuration.host
@@ -173,6 +179,7 @@ public final class Application: Sendable {
     /// Starts serving and logs the bound address.
     public func start() throws {
         try server.start()
+        rollouts.start()
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         logger.notice("listening on http://\(host):\(server.port)", metadata: ["version": "\(BuildInfo.version)"])
     }
@@ -188,6 +195,7 @@ public final class Application: Sendable {
         service.beginShutdown()
         logger.notice("shutting down")
         catalog.events.stop()
+        rollouts.stop()
         server.shutdown(gracePeriod: .seconds(configuration.shutdownGracePeriod))
         store.close()
         logger.notice("stopped")

@@ -47,6 +47,8 @@ public struct ApplicationConfiguration: Sendable, Equatable {
     public var maxEventSubscribers = 768
     /// Seconds between heartbeat comments on event streams.
     public var eventHeartbeat = 15
+    /// Seconds between the ticks that add the apps' reports to the store and move staged rollouts (docs/rollouts.md).
+    public var rolloutInterval = 60
     /// How user bearer tokens are verified; not configured means user endpoints are open (loopback only).
     public var userAuth = UserAuthConfiguration()
     /// Serve user endpoints without authentication on a non-loopback address.
@@ -112,6 +114,7 @@ extension ApplicationConfiguration {
         if let value = try int("TABCONFIG_KEEP_VERSIONS") { keepVersions = value }
         if let value = try int("TABCONFIG_MAX_EVENT_SUBSCRIBERS") { maxEventSubscribers = value }
         if let value = try int("TABCONFIG_EVENT_HEARTBEAT") { eventHeartbeat = value }
+        if let value = try int("TABCONFIG_ROLLOUT_INTERVAL") { rolloutInterval = value }
         if let seed = try bool("TABCONFIG_SEED_SAMPLE") { seedSample = seed }
         if let allow = try bool("TABCONFIG_ALLOW_ANONYMOUS_USERS") { allowAnonymousUsers = allow }
         if let group = try bool("TABCONFIG_GROUP_COMMIT") { groupCommit = group }
@@ -140,6 +143,9 @@ extension ApplicationConfiguration {
         }
         guard keepVersions >= 1 else { throw ConfigurationError(description: "keep versions must be at least 1") }
         guard eventHeartbeat >= 1 else { throw ConfigurationError(description: "event heartbeat must be at least 1 second") }
+        guard (1...86_400).contains(rolloutInterval) else {
+            throw ConfigurationError(description: "rollout interval must be 1…86400 seconds, got \(rolloutInterval)")
+        }
         guard maxEventSubscribers >= 0, maxEventSubscribers <= connectionLimit - reservedConnections else {
             throw ConfigurationError(
                 description: "TABCONFIG_MAX_EVENT_SUBSCRIBERS must be 0…\(max(connectionLimit - reservedConnections, 0)), "

@@ -32,7 +32,9 @@ final class Catalog: Sendable {
             guard let stored = store.liveVersion(client: client) else { continue }
             switch TabBarConfig.decode(json: stored.document) {
             case .success(let config):
-                live[client] = LiveConfig(stored: stored, config: config, lookups: answerLookups)
+                live[client] = LiveConfig(
+                    stored: stored, config: config, rollouts: store.rolloutStates(client: client),
+                    lookups: answerLookups)
             case .failure(let error):
                 throw CatalogError(
                     description: "stored config of client '\(client)' version \(stored.version) does not decode: \(error)")
@@ -54,9 +56,8 @@ final class Catalog: Sendable {
         case .builds(let client):
             builds.reload(client)
             events.buildsChanged(client: client)
-        case .rollouts:
-            // Staged rollouts are not applied to answers yet.
-            break
+        case .rollouts(let client):
+            rolloutsChanged(client: client)
         }
     }
 
@@ -73,7 +74,7 @@ final class Catalog: Sendable {
             guard stored.version != current?.stored.version else { return }
             switch TabBarConfig.decode(json: stored.document) {
             case .success(let config):
-                let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
+                let live = liveConfig(stored, config)
                 configs.withLock { $0[client] = live }
                 logger.info(
                     "config published on another replica", metadata: ["client": "\(client)", "version": "\(stored.version)"])
@@ -106,7 +107,7 @@ final class Catalog: Sendable {
             let stored = try store.publish(
                 client: client, document: config.encoded(), note: note, rollbackOf: rollbackOf,
                 expectedVersion: expectedVersion, audit: audit)
-            let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
+            let live = liveConfig(stored, config)
             configs.withLock { $0[client] = live }
             logger.info("published config", metadata: ["client": "\(client)", "version": "\(stored.version)"])
             events.published(live)
@@ -122,7 +123,7 @@ final class Catalog: Sendable {
             guard let stored = try store.seed(client: client, document: config.encoded(), note: note, audit: audit) else {
                 return nil
             }
-            let live = LiveConfig(stored: stored, config: config, lookups: answerLookups)
+            let live = liveConfig(stored, config)
             configs.withLock { $0[client] = live }
             events.published(live)
             return live
@@ -140,6 +141,36 @@ final class Catalog: Sendable {
                 events.deleted(client: client)
             }
             return existed
+        }
+    }
+
+    /// The live config of `stored` (its document decoded as `config`) with the client's staged rollouts' states.
+    private func liveConfig(_ stored: ConfigVersion, _ config: TabBarConfig) -> LiveConfig {
+        LiveConfig(
+            stored: stored, config: config, rollouts: store.rolloutStates(client: stored.client), lookups: answerLookups)
+    }
+
+    /// Brings `client`'s answers up to its staged rollouts' states as the store holds them: when a rollout of the live
+    /// version stands elsewhere than the answers say (stage or phase; counts alone change nothing), the same version is
+    /// served again with the new coverages (its tags name the outcomes, so a user whose bar did not change keeps their
+    /// 304), and the event subscribers are told (`event: rollout`).
+    func rolloutsChanged(client: String) {
+        writeLock.withLock { _ in
+            guard let current = configs.withLock({ $0[client] }) else { return }
+            let live = liveConfig(current.stored, current.config)
+            let changed = live.rollouts.filter { current.rollouts[$0.key]?.standing != $0.value.standing }
+            let ended = current.rollouts.keys.filter { live.rollouts[$0] == nil }
+            // Counts change every tick; the answers only when a rollout stands elsewhere.
+            guard !changed.isEmpty || !ended.isEmpty else { return }
+            configs.withLock { $0[client] = live }
+            for (tab, state) in changed.sorted(by: { $0.key < $1.key }) {
+                logger.info(
+                    "staged rollout moved",
+                    metadata: [
+                        "client": "\(client)", "tab": "\(tab)", "stage": "\(state.stage)", "phase": "\(state.phase)",
+                    ])
+                events.rolloutChanged(live, tab: tab)
+            }
         }
     }
 

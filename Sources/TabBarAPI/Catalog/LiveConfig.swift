@@ -20,15 +20,24 @@ final class LiveConfig: Sendable {
     let cache: VersionCache
     /// What each registered build cannot open of this version, by the manifest's revision, computed on first use.
     private let absences = Mutex<[Int: BuildAbsence]>([:])
+    /// The states of the staged rollouts that follow this version's plans, by tab: where their coverage stands.
+    let rollouts: [String: RolloutState]
 
-    /// `lookups`: where the encodings' cache counts its hits and misses.
-    init(stored: ConfigVersion, config: TabBarConfig, lookups: CacheLookups? = nil) {
+    /// `rollouts`: the client's staged rollouts' states (those following another plan count as none: such a rollout
+    /// is at its first stage); `lookups`: where the encodings' cache counts its hits and misses.
+    init(stored: ConfigVersion, config: TabBarConfig, rollouts: [RolloutState] = [], lookups: CacheLookups? = nil) {
         cache = VersionCache(lookups: lookups)
         self.stored = stored
         self.config = config
+        let states = Dictionary(rollouts.map { ($0.tab, $0) }) { first, _ in first }
+        var following: [String: RolloutState] = [:]
+        for (tab, rollout) in config.stagedRollouts {
+            if let state = states[tab], state.plan == rollout.planKey(tab: tab) { following[tab] = state }
+        }
+        self.rollouts = following
+        targeting = TargetingPlan(config: config, standings: following.mapValues(\.standing))
         plan = config.mergePlan
         locales = LocaleIndex(config.availableLocales)
-        targeting = TargetingPlan(config: config)
         tabDeciders = targeting.tabDeciders
     }
 

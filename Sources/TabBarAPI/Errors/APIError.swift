@@ -143,6 +143,18 @@ extension APIError {
     static let readThroughFailed = unavailable(
         "This replica cannot read the version or revision the request names from the database yet; retry later.")
 
+    /// A person's action on a staged rollout whose state another replica changed meanwhile.
+    static let rolloutChanged = APIError(
+        status: 409, type: ProblemType.rolloutConflict, title: "Rollout changed",
+        detail: "The staged rollout changed while the action was decided; look at it again and retry.")
+
+    /// A person's action a staged rollout's phase does not allow (resuming a running one, advancing a rolled-back one).
+    static func rolloutPhase(action: String, phase: String) -> APIError {
+        APIError(
+            status: 409, type: ProblemType.rolloutConflict, title: "Rollout cannot do that now",
+            detail: "A rollout that is \(phase) cannot be told to \(action).")
+    }
+
     static let internalError = APIError(
         status: 500, type: "about:blank", title: "Internal server error",
         detail: "The server failed to handle the request; the error has been logged.")
@@ -163,6 +175,7 @@ enum ProblemType {
     static let invalid = "urn:tabconfig:problem:invalid-document"
     static let unavailable = "urn:tabconfig:problem:store-unavailable"
     static let tooManyEventStreams = "urn:tabconfig:problem:too-many-event-streams"
+    static let rolloutConflict = "urn:tabconfig:problem:rollout-conflict"
 }
 
 extension APIError {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import Synchronization
+import TabBarModel
 
 /// The server-sent-event subscribers of every client: one event per published version, a comment heartbeat.
 ///
@@ -98,7 +99,33 @@ final class EventHub: Sendable {
     /// Tells every subscriber of `client` that a build manifest changed (`event: builds`), so that apps revalidate
     /// their tab bar, on ``fanOut`` after the events before it: returns at once.
     func buildsChanged(client: String) {
-        let event = Data("event: builds\ndata: {\"client\":\"\(client)\"}\n\n".utf8)
+        broadcast(Data("event: builds\ndata: {\"client\":\"\(client)\"}\n\n".utf8), to: client)
+    }
+
+    /// Tells every subscriber of `live`'s client that the staged rollout of `tab` moved (`event: rollout`, with where
+    /// it stands and the coverage in effect), so that apps revalidate their tab bar, on ``fanOut`` after the events
+    /// before it: returns at once.
+    func rolloutChanged(_ live: LiveConfig, tab: String) {
+        let client = live.stored.client
+        guard let rolloutState = live.rollouts[tab],
+            let rollout = live.config.stagedRollouts.first(where: { $0.tab == tab })?.rollout
+        else { return }
+        struct Body: Encodable {
+            var client: String
+            var coverage: Double
+            var phase: String
+            var stage: Int
+            var tab: String
+            var version: Int
+        }
+        let body = Body(
+            client: client, coverage: rollout.coverage(at: rolloutState.standing), phase: rolloutState.phase.rawValue,
+            stage: rolloutState.stage, tab: tab, version: live.stored.version)
+        broadcast(Data("event: rollout\ndata: ".utf8) + CanonicalJSON.encode(body) + Data("\n\n".utf8), to: client)
+    }
+
+    /// Writes `event` to every subscriber of `client`, on ``fanOut`` after the events before it.
+    private func broadcast(_ event: Data, to client: String) {
         delivery.withLock { _ in
             let streams = state.withLock { $0.subscribers[client]?.values.map(\.stream) ?? [] }
             guard !streams.isEmpty else { return }

@@ -35,7 +35,7 @@ final class TabConfigResponder: Responder {
     init(
         service: ServiceHandlers, tabBars: TabBarHandlers, customizations: CustomizationHandlers,
         configs: ConfigHandlers, builds: BuildHandlers, admin: AdminHandlers, ofrep: OFREPHandlers,
-        errors: ErrorResponder, maxBodySize: Int
+        rollouts: RolloutHandlers, errors: ErrorResponder, maxBodySize: Int
     ) {
         let catalog = service.catalog
         self.service = service
@@ -99,6 +99,13 @@ final class TabConfigResponder: Responder {
             try builds.deleteBuild($0)
         }
         add("GET", "/v1/audit", .admin, waitsOnStore: true) { try admin.auditLog($0) }
+        add("POST", "/v1/clients/{client}/reports", .anyone) { try rollouts.report($0) }
+        add("GET", "/v1/clients/{client}/rollouts", .admin) { try rollouts.list($0) }
+        for action in RolloutSupervisor.Action.allCases {
+            add("POST", "/v1/clients/{client}/rollouts/{tab}/\(action.rawValue)", .admin, waitsOnStore: true) {
+                try rollouts.act(action, $0)
+            }
+        }
         add("POST", "/ofrep/v1/evaluate/flags", .evaluation) { try ofrep.evaluateFlags($0) }
         add("POST", "/ofrep/v1/evaluate/flags/{key}", .evaluation) { try ofrep.evaluateFlag($0) }
         self.router = router

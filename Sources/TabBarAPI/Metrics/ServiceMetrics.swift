@@ -22,6 +22,10 @@ final class ServiceMetrics: Sendable {
     private let subscribers: Gauge
     private let compressedBodies: [(Compression.Effort, Gauge)]
     private let liveVersions = Mutex<[String: Gauge]>([:])
+    private let rollouts: [(RolloutState.Phase, Gauge)]
+    private let rollbacks: Counter
+    private let reportsCounted: Counter
+    private let reportsRefused: Counter
 
     private static let liveVersionHelp = "The live config version of each client."
     private static let authFailureHelp = "Requests refused for their credentials, by who (admin, user) and reason."
@@ -58,10 +62,41 @@ final class ServiceMetrics: Sendable {
                 labels: [("effort", effort.rawValue)])
             return (effort, gauge)
         }
+        rollouts = RolloutState.Phase.allCases.map { [registry] phase in
+            let gauge = registry.makeGauge(
+                descriptor: .named(
+                    "tabconfig_rollouts", help: "Staged rollouts of the live configs, by state (running, paused, …)."),
+                labels: [("state", phase.rawValue)])
+            return (phase, gauge)
+        }
+        rollbacks = registry.makeCounter(
+            descriptor: .named(
+                "tabconfig_rollout_rollbacks_total",
+                help: "Staged rollouts rolled back by this process: by their guard, or by a person."))
+        let reportsHelp = "Tabs of apps' open reports: counted (a running staged rollout of the live version) or refused "
+            + "(a body that is not a report)."
+        reportsCounted = registry.makeCounter(
+            descriptor: .named("tabconfig_reports_total", help: reportsHelp), labels: [("result", "counted")])
+        reportsRefused = registry.makeCounter(
+            descriptor: .named("tabconfig_reports_total", help: reportsHelp), labels: [("result", "refused")])
         registry.makeGauge(
             descriptor: .named("tabconfig_build_info", help: "The running build; always 1."),
             labels: [("version", BuildInfo.version)]
         ).set(to: 1)
+    }
+
+    /// Counts a staged rollout rolled back.
+    func rolledBack() {
+        rollbacks.increment()
+    }
+
+    /// Counts a report's tabs: `counted` of them counted, or the whole report refused.
+    func reported(counted: Int, refused: Bool) {
+        if refused {
+            reportsRefused.increment()
+        } else if counted > 0 {
+            reportsCounted.increment(by: Int64(counted))
+        }
     }
 
     /// Counts a request refused for its credentials.
@@ -89,6 +124,10 @@ final class ServiceMetrics: Sendable {
         subscribers.set(to: Double(catalog.events.subscriberCount))
         for (effort, gauge) in compressedBodies {
             gauge.set(to: Double(Compression.compressedBodies(effort)))
+        }
+        let states = catalog.clients().flatMap { $0.rollouts.values }
+        for (phase, gauge) in rollouts {
+            gauge.set(to: Double(states.filter { $0.phase == phase }.count))
         }
         let live = catalog.clients()
         liveVersions.withLock { gauges in

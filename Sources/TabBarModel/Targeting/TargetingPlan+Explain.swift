@@ -64,11 +64,16 @@ extension TargetingPlan {
                 return ExplanationReason(
                     pointer: entry.pointer + "/rollout", message: "the request has no \(attribute) to hash")
             }
-            let coverage = rollout.startingCoverage
-            if bucket >= coverage {
+            if let stages = rollout.stages, entry.standing == .rolledBack {
                 return ExplanationReason(
-                    pointer: entry.pointer + (rollout.stages == nil ? "/rollout/coverage" : "/rollout/stages/0/coverage"),
-                    message: "\(attribute) falls in bucket \(bucket), not below coverage \(coverage)")
+                    pointer: entry.pointer + "/rollout",
+                    message: "the staged rollout was rolled back: coverage 0 of \(stages.count) stages")
+            }
+            if bucket >= entry.coverage {
+                return ExplanationReason(
+                    pointer: entry.pointer + Self.coveragePointer(of: rollout, at: entry.standing),
+                    message: "\(attribute) falls in bucket \(bucket), not below coverage \(entry.coverage)"
+                        + Self.stageNote(of: rollout, at: entry.standing))
             }
         }
         return nil
@@ -93,6 +98,27 @@ extension TargetingPlan {
                 message: "\(experiment.hashAttribute) falls in bucket \(bucket), outside the experiment's coverage")
         }
         return nil
+    }
+
+    /// The pointer of the coverage in effect, below the tab's: its one `coverage`, or its stage's.
+    private static func coveragePointer(of rollout: Rollout, at standing: RolloutStanding?) -> String {
+        guard let stages = rollout.stages else { return "/rollout/coverage" }
+        let index: Int
+        switch standing ?? .stage(0) {
+        case .stage(let stage): index = min(max(stage, 0), stages.count - 1)
+        case .completed, .rolledBack: index = stages.count - 1
+        }
+        return "/rollout/stages/\(index)/coverage"
+    }
+
+    /// For a staged rollout, where it stands: ` (rollout stage 2 of 3)`, ` (rollout completed)`; empty otherwise.
+    private static func stageNote(of rollout: Rollout, at standing: RolloutStanding?) -> String {
+        guard let stages = rollout.stages else { return "" }
+        switch standing ?? .stage(0) {
+        case .stage(let stage): return " (rollout stage \(min(stage, stages.count - 1) + 1) of \(stages.count))"
+        case .completed: return " (rollout completed)"
+        case .rolledBack: return " (rollout rolled back)"
+        }
     }
 
     private static func reason(_ failure: ConditionEvaluator.Failure) -> ExplanationReason {

@@ -20,10 +20,14 @@ public struct TargetingPlan: Sendable {
         let ordinal: Int?
         /// The rollout's hash attribute and its seed hashed, when there is a rollout.
         let rolloutHash: (field: ContextField, seedState: UInt32)?
+        /// Where a staged rollout stands (nil: at its first stage, or not staged).
+        let standing: RolloutStanding?
+        /// The rollout's coverage in effect.
+        let coverage: Double
 
         init(
             id: String, pointer: String, parent: Int?, when: MemoizedCondition?, rollout: Rollout?, startsAt: Date?,
-            endsAt: Date?, hidden: Bool, ordinal: Int?
+            endsAt: Date?, hidden: Bool, ordinal: Int?, standing: RolloutStanding? = nil
         ) {
             self.id = id
             self.pointer = pointer
@@ -34,6 +38,8 @@ public struct TargetingPlan: Sendable {
             self.endsAt = endsAt
             self.hidden = hidden
             self.ordinal = ordinal
+            self.standing = rollout?.isStaged == true ? standing : nil
+            coverage = rollout?.coverage(at: standing) ?? 1
             rolloutHash = rollout.flatMap { rollout in
                 ContextField(path: rollout.hashAttribute ?? TargetingPlan.defaultHashAttribute).map {
                     ($0, FNV1a.hash(utf16: rollout.seed ?? id))
@@ -83,8 +89,9 @@ public struct TargetingPlan: Sendable {
     /// The hash attribute of rollouts and experiments that name none.
     static let defaultHashAttribute = "userId"
 
-    /// Compiles the rules of a valid config.
-    public init(config: TabBarConfig) {
+    /// Compiles the rules of a valid config, its staged rollouts standing where `standings` (by tab id) says (at
+    /// their first stage when it says nothing).
+    public init(config: TabBarConfig, standings: [String: RolloutStanding] = [:]) {
         var entries: [Entry] = []
         var boundaries: [Date] = []
         var ordinal = 0
@@ -99,7 +106,7 @@ public struct TargetingPlan: Sendable {
                     Entry(
                         id: tab.id, pointer: tabPointer, parent: parent, when: tab.when.map { MemoizedCondition($0.json) }, rollout: tab.rollout,
                         startsAt: startsAt, endsAt: endsAt, hidden: tab.deprecated == .hard,
-                        ordinal: hasRule ? ordinal : nil))
+                        ordinal: hasRule ? ordinal : nil, standing: standings[tab.id]))
                 if hasRule { ordinal += 1 }
                 if let children = tab.children {
                     add(children, at: JSONPointer.appending("children", to: tabPointer), parent: entries.count - 1)
@@ -193,9 +200,9 @@ public struct TargetingPlan: Sendable {
         if let startsAt = entry.startsAt, now < startsAt { return false }
         if let endsAt = entry.endsAt, now >= endsAt { return false }
         if let when = entry.when, !when.holds(context, attributes: &attributes, evaluator: evaluator) { return false }
-        if let rollout = entry.rollout {
+        if entry.rollout != nil {
             guard let bucket = bucket(of: entry, context: context) else { return false }
-            return bucket < rollout.startingCoverage
+            return bucket < entry.coverage
         }
         return true
     }

@@ -72,8 +72,8 @@ struct RolloutTable: Sendable {
             rollouts: states.values.sorted { $0.key < $1.key }.map { state in
                 File.Entry(
                     client: state.client, tab: state.tab, plan: state.plan, stage: state.stage,
-                    stageStartedAt: StoredTime.milliseconds(state.stageStartedAt), opened: state.opened, failed: state.failed,
-                    phase: state.phase, reason: state.reason, revision: state.revision,
+                    stageStartedAt: StoredTime.milliseconds(state.stageStartedAt), opened: state.opened,
+                    failed: state.failed, phase: state.phase, reason: state.reason, revision: state.revision,
                     updatedAt: StoredTime.milliseconds(state.updatedAt))
             })
         let encoder = JSONEncoder()
@@ -93,7 +93,8 @@ struct RolloutTable: Sendable {
             let state = RolloutState(
                 client: entry.client, tab: entry.tab, plan: entry.plan, stage: entry.stage,
                 stageStartedAt: StoredTime.date(entry.stageStartedAt), opened: entry.opened, failed: entry.failed,
-                phase: entry.phase, reason: entry.reason, revision: entry.revision, updatedAt: StoredTime.date(entry.updatedAt))
+                phase: entry.phase, reason: entry.reason, revision: entry.revision,
+                updatedAt: StoredTime.date(entry.updatedAt))
             table.states[state.key] = state
             table.lastRevision = max(table.lastRevision, entry.revision)
         }
