@@ -283,6 +283,47 @@ struct PostgresServiceTests {
         #expect(newerVersion.status == 503)
     }
 
+    @Test("two replicas on one database: reports to both add up, the stage advances once, both serve it")
+    func stagedRolloutOnReplicas() throws {
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let directories = [try TemporaryDirectory("pg-ro-a"), try TemporaryDirectory("pg-ro-b")]
+        defer { directories.forEach { $0.remove() } }
+        let replicas = try ServerProcess.startTogether(
+            directories.map(\.url), arguments: ["--store", url, "--no-sample", "--rollout-interval", "1"],
+            environment: ["TABCONFIG_ADMIN_TOKEN": "pg-admin"])
+        defer { replicas.forEach { _ = $0.stop() } }
+        let (a, b) = (try TestClient(port: replicas[0].port, timeout: 30), try TestClient(port: replicas[1].port, timeout: 30))
+        defer { a.close(); b.close() }
+        let tab: (String) -> String = { id in
+            #"{"id":"\#(id)","title":{"default":"\#(id)"},"destination":{"type":"viewController","name":"\#(id)VC"}}"#
+        }
+        let shop = #"{"id":"shop","title":{"default":"Shop"},"destination":{"type":"viewController","name":"ShopVC"},"#
+            + #""rollout":{"stages":[{"coverage":0.1,"hold":"PT1S"},{"coverage":0.5,"hold":"PT1H"},{"coverage":1}],"#
+            + #""guard":{"maxFailureRate":0.5,"minOpens":4}}}"#
+        let published = try a.send(
+            "PUT", "/v1/clients/shop/config", headers: Self.admin, body: Data(#"{"tabs":[\#(tab("home")),\#(shop)]}"#.utf8))
+        #expect(published.status == 201, "\(String(decoding: published.body, as: UTF8.self))")
+        func stage(_ client: TestClient) throws -> Int? {
+            let listed = try client.send("GET", "/v1/clients/shop/rollouts", headers: Self.admin)
+            let object = try JSONSerialization.jsonObject(with: listed.body) as? [String: Any]
+            return (object?["rollouts"] as? [[String: Any]])?.first?["stageStartedAt"] == nil
+                ? nil : (object?["rollouts"] as? [[String: Any]])?.first?["stage"] as? Int
+        }
+        #expect(try eventually(within: 30) { try stage(a) == 0 && stage(b) == 0 })
+        let report = Data(#"{"version":1,"tabs":{"shop":{"opened":2}}}"#.utf8)
+        let json = [("Content-Type", "application/json")]
+        #expect(try a.send("POST", "/v1/clients/shop/reports", headers: json, body: report).status == 202)
+        #expect(try b.send("POST", "/v1/clients/shop/reports", headers: json, body: report).status == 202)
+        #expect(try eventually(within: 30) { try stage(a) == 1 && stage(b) == 1 }, "2 + 2 opens reached minOpens")
+        Thread.sleep(forTimeInterval: 2.5)
+        let audit = try a.send("GET", "/v1/audit?client=shop", headers: Self.admin)
+        let entries = (try JSONSerialization.jsonObject(with: audit.body) as? [String: Any])?["entries"] as? [[String: Any]]
+        let moves = (entries ?? []).filter { $0["rollout"] != nil }
+        #expect(moves.map { $0["action"] as? String } == ["advanceRollout"], "one replica advanced it, once")
+        #expect((moves.first?["rollout"] as? [String: Any])?["opened"] as? Int == 4)
+    }
+
     @Test("a write waiting on the database holds no worker thread: with one, reads are answered while a publish waits for a lock")
     func writeWaitsOffWorker() throws {
         let served = try ServedDatabase("pg-waiting", arguments: ["--threads", "1"])

@@ -195,4 +195,28 @@ struct StagedRolloutTests {
             #expect(restarted["state"] as? String == "running" && restarted["stage"] as? Int == 0, "a new plan starts over")
         }
     }
+
+    @Test("where a rollout stands survives kill -9 of the process (file store)")
+    func survivesKill() throws {
+        let directory = try TemporaryDirectory("rollout-kill")
+        defer { directory.remove() }
+        let environment = ["TABCONFIG_ADMIN_TOKEN": TestApp.adminToken]
+        let first = try ServerProcess(dataDirectory: directory.child("data"), environment: environment)
+        let body = try JSONSerialization.data(withJSONObject: Self.config())
+        #expect(
+            try httpRequest(
+                port: first.port, "PUT", "/v1/clients/shop/config", headers: TestApp.adminJSON, body: body
+            ).status == 201)
+        let advanced = try httpRequest(
+            port: first.port, "POST", "/v1/clients/shop/rollouts/shop/advance", headers: TestApp.admin)
+        #expect(advanced.status == 200 && advanced.text.contains(#""stage":1"#), "\(advanced.text)")
+        _ = first.stop(signal: SIGKILL)
+
+        let second = try ServerProcess(dataDirectory: directory.child("data"), environment: environment)
+        defer { _ = second.stop() }
+        let listed = try httpRequest(port: second.port, "GET", "/v1/clients/shop/rollouts", headers: TestApp.admin)
+        #expect(listed.text.contains(#""stage":1"#) && listed.text.contains(#""coverage":0.5"#), "\(listed.text)")
+        let audit = try httpRequest(port: second.port, "GET", "/v1/audit?client=shop", headers: TestApp.admin)
+        #expect(audit.text.contains("advanceRollout"))
+    }
 }

@@ -113,8 +113,8 @@ extension TabBarClient {
     /// The most of a refused event stream's body kept, for its problem document.
     private static let maxRefusalBody = 64 * 1024
 
-    /// A `version` event whose version differs from the held tab bar's, or a `builds` event, makes the client
-    /// revalidate.
+    /// A `version` event whose version differs from the held tab bar's, or a `builds` or `rollout` event, makes the
+    /// client revalidate.
     private func received(_ event: ServerSentEvent) {
         switch event.type {
         case "version":
@@ -122,9 +122,9 @@ extension TabBarClient {
             if answers.held?.tabBar.version != version.version || answers.held?.source == .bundled {
                 revalidateInBackground()
             }
-        case "builds":
-            // A build manifest changed: what this build may show can have changed with the same version. The
-            // revalidation is a 304 when it did not.
+        case "builds", "rollout":
+            // A build manifest changed, or a staged rollout moved: what this app gets can have changed with the same
+            // version. The revalidation is a 304 when it did not.
             revalidateInBackground()
         default:
             break
