@@ -341,6 +341,38 @@ def test_a_staged_rollout_is_edited_in_the_form_and_its_mistakes_shown_beside_it
     assert severe_messages(browser, allow=(422,)) == []
 
 
+def test_staged_rollouts_show_their_stage_and_figures_and_are_paused_and_rolled_back(server, browser):
+    staged = json.loads(json.dumps(SHOP))
+    staged["tabs"][2]["rollout"] = {"stages": [{"coverage": 0.1, "hold": "PT1H"}, {"coverage": 1}],
+                                    "guard": {"maxFailureRate": 0.02, "minOpens": 500}}
+    publish(server, "shop", staged)
+    open_client(browser, server, "shop")
+    entry = '#rollouts li[data-tab="cart"]'
+
+    def shown():
+        """The entry's state and text, read at once: the list is drawn again on each event and action."""
+        return browser.execute_script(
+            "const e = document.querySelector(arguments[0]); return e ? [e.dataset.state, e.textContent] : null",
+            entry)
+
+    wait(browser, lambda: shown() is not None, "the cart's rollout")
+    state, text = shown()
+    assert state == "running"
+    assert "stage 1 of 2" in text and "coverage 10 %" in text and "guard 2 % over 500" in text, text
+    element(browser, f'{entry} button[data-action="pause"]').click()
+    wait(browser, lambda: (shown() or [None])[0] == "paused", "paused")
+    assert "paused by" in shown()[1]
+    element(browser, f'{entry} button[data-action="rollback"]').click()
+    wait(browser, lambda: (shown() or [None])[0] == "rolledBack", "rolled back")
+    assert "coverage 0 %" in shown()[1]
+    assert not browser.find_elements(By.CSS_SELECTOR, f'{entry} button[data-action="rollback"]')
+    status, _, body = api(server, "GET", "/v1/audit?client=shop")
+    assert status == 200
+    actions = [e["action"] for e in body["entries"] if e.get("rollout")]
+    assert actions == ["pauseRollout", "rollBackRollout"], actions
+    assert severe_messages(browser) == []
+
+
 def test_keyboard_reorders_tabs_and_the_json_view_stays_in_sync(server, browser):
     publish(server, "shop", SHOP)
     open_client(browser, server, "shop")

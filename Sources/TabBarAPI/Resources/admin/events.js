@@ -5,9 +5,9 @@ let following = null;
 
 /**
  * Follows `client`'s stream (kept open when it already does): onVersion(version) for each `version` event,
- * onDeleted() when the client is deleted.
+ * onRollout() for each `rollout` event (a staged rollout moved), onDeleted() when the client is deleted.
  */
-export function follow(client, { onVersion, onDeleted }) {
+export function follow(client, { onVersion, onRollout, onDeleted }) {
   if (source && following === client) return;
   stop();
   const stream = new EventSource(`/v1/clients/${encodeURIComponent(client)}/tabs/events`);
@@ -22,6 +22,9 @@ export function follow(client, { onVersion, onDeleted }) {
       // the id alone names the version
     }
     if (Number.isInteger(version) && version > 0) onVersion(version);
+  });
+  stream.addEventListener('rollout', () => {
+    if (source === stream) onRollout?.();
   });
   stream.addEventListener('deleted', () => {
     if (source !== stream) return;

@@ -5,6 +5,7 @@ import { canonical, clone, localesOf, starterDocument } from './document.js';
 import * as events from './events.js';
 import { createForm } from './form.js';
 import { createHistory } from './history.js';
+import { createRollouts } from './rollouts.js';
 import { createJsonEditor } from './json-editor.js';
 import { createPreview } from './preview.js';
 import { createProblems } from './problems.js';
@@ -146,6 +147,7 @@ function closeEditor() {
   events.stop();
   preview.reset();
   historyPanel.clear('');
+  rolloutsPanel.clear('');
   editor.dataset.client = '';
   editor.dataset.version = '0';
   $('editor-empty').hidden = false;
@@ -168,6 +170,7 @@ async function selectClient(client) {
     }
     openDocument({ client, version: data.version, etag, doc: data.config });
     historyPanel.load();
+    rolloutsPanel.load();
     follow(client);
   } catch (error) {
     if (mine !== state.opening) return;
@@ -192,6 +195,7 @@ function published(envelope, etag) {
   openDocument({ client: envelope.client || state.client, version: envelope.version, etag, doc: envelope.config });
   refreshClients();
   historyPanel.load();
+  rolloutsPanel.load();
   follow(state.client);
 }
 
@@ -209,6 +213,7 @@ function setBusy(busy) {
 function follow(client) {
   events.follow(client, {
     onVersion: remoteVersion,
+    onRollout: () => rolloutsPanel.load(),
     onDeleted: () => {
       say(`${client} was deleted.`, 'error');
       closeEditor();
@@ -229,6 +234,7 @@ function remoteVersion(version) {
   if (isNew) {
     refreshClients();
     historyPanel.load();
+    rolloutsPanel.load();
   }
   if (version <= state.version) return;
   if (!isDirty()) {
@@ -336,6 +342,8 @@ $('show-form').addEventListener('click', () => showView('form'));
 $('show-json').addEventListener('click', () => showView('json'));
 
 // --- publish and history ----------------------------------------------------------------------------------------
+
+const rolloutsPanel = createRollouts({ getClient: () => state.client, onError: failed, say });
 
 const historyPanel = createHistory({
   getClient: () => state.client,
