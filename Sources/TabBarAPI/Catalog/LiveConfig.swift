@@ -22,6 +22,8 @@ final class LiveConfig: Sendable {
     private let absences = Mutex<[Int: BuildAbsence]>([:])
     /// The states of the staged rollouts that follow this version's plans, by tab: where their coverage stands.
     let rollouts: [String: RolloutState]
+    /// The tabs with a staged rollout, with the rollout and its plan key, by tab id (what a report is counted against).
+    let stagedRollouts: [String: (rollout: Rollout, plan: String)]
 
     /// `rollouts`: the client's staged rollouts' states (those following another plan count as none: such a rollout
     /// is at its first stage); `lookups`: where the encodings' cache counts its hits and misses.
@@ -31,9 +33,13 @@ final class LiveConfig: Sendable {
         self.config = config
         let states = Dictionary(rollouts.map { ($0.tab, $0) }) { first, _ in first }
         var following: [String: RolloutState] = [:]
+        var staged: [String: (rollout: Rollout, plan: String)] = [:]
         for (tab, rollout) in config.stagedRollouts {
-            if let state = states[tab], state.plan == rollout.planKey(tab: tab) { following[tab] = state }
+            guard let plan = rollout.planKey(tab: tab) else { continue }
+            staged[tab] = (rollout, plan)
+            if let state = states[tab], state.plan == plan { following[tab] = state }
         }
+        stagedRollouts = staged
         self.rollouts = following
         targeting = TargetingPlan(config: config, standings: following.mapValues(\.standing))
         plan = config.mergePlan

@@ -53,9 +53,7 @@ final class RolloutSupervisor: Sendable {
         guard let live = catalog.live(client), live.stored.version == version else { return 0 }
         var counted: [(CountKey, (opened: Int, failed: Int))] = []
         for (tab, figures) in tabs {
-            guard let rollout = live.config.stagedRollouts.first(where: { $0.tab == tab })?.rollout,
-                let plan = rollout.planKey(tab: tab)
-            else { continue }
+            guard let plan = live.stagedRollouts[tab]?.plan else { continue }
             let state = live.rollouts[tab]
             guard state == nil || state?.phase == .running else { continue }
             counted.append((CountKey(client: client, tab: tab, plan: plan, stage: state?.stage ?? 0), figures))
