@@ -4,7 +4,8 @@ import Foundation
 /// Copies a file store into a PostgreSQL store (`tabconfig migrate-store`): every client's retained versions with
 /// their numbers, dates, notes and rollbacks, each client's version numbering (deleted clients' included), every
 /// customization with its revision (reset ones too, so that revisions keep counting), the audit log in its order,
-/// and the build manifests with their revisions.
+/// the build manifests with their revisions, and where each staged rollout stands (a rollout the target holds
+/// already is left as it is there).
 /// Idempotent: what the target already holds at the same or a newer revision is left alone, and an audit entry it
 /// holds (same client, action, version and time) is not copied again, so a second run changes nothing. Run it with the
 /// service stopped: the target's replicas are not notified.
@@ -27,6 +28,10 @@ public enum StoreMigration {
         public var builds = 0
         /// Build manifests written (those the target held at the same or a newer revision were not).
         public var buildsWritten = 0
+        /// Staged rollouts' states in the source.
+        public var rollouts = 0
+        /// Staged rollouts' states written (those of a tab the target held a state of were not).
+        public var rolloutsWritten = 0
     }
 
     /// How far a run is: `done` of `total` items (versions, customizations and audit entries).
@@ -95,6 +100,14 @@ public enum StoreMigration {
         let builds = source.buildTable.withLock { Array($0.builds.values) }
         report.builds = builds.count
         report.buildsWritten = try target.importBuilds(builds)
+        let rollouts = source.rolloutTable.withLock { Array($0.states.values) }
+        report.rollouts = rollouts.count
+        for (client, states) in Dictionary(grouping: rollouts, by: \.client) {
+            let held = Set(try target.currentRolloutStates(client: client).map(\.tab))
+            for state in states where !held.contains(state.tab) {
+                if try target.writeRolloutState(state, replacing: nil, audit: nil) != nil { report.rolloutsWritten += 1 }
+            }
+        }
         try verify(report, source: source, clients: clients, target: target)
         return report
     }
@@ -117,6 +130,12 @@ public enum StoreMigration {
         }
         if !missing.isEmpty {
             problems.append("\(missing.count) build manifests of the source are not in the target")
+        }
+        let rollouts = source.rolloutTable.withLock { Array($0.states.values) }
+        for (client, states) in Dictionary(grouping: rollouts, by: \.client) {
+            let held = Set(try target.currentRolloutStates(client: client).map(\.tab))
+            let lacking = states.filter { !held.contains($0.tab) }
+            if !lacking.isEmpty { problems.append("\(client): \(lacking.count) rollout states are not in the target") }
         }
         if counts.auditEntries != report.auditEntries {
             problems.append("\(counts.auditEntries) audit entries in the target, \(report.auditEntries) in the source")

@@ -52,6 +52,9 @@ struct MigrateStore: ParsableCommand {
                         + "in \(String(format: "%.1f", seconds)) s; written: \(report.versionsWritten) versions, "
                         + "\(report.customizationsWritten) customizations, \(report.auditEntriesWritten) audit entries "
                         + "(the rest were there already); counts verified")
+                if report.rollouts > 0 {
+                    print("copied \(report.rollouts) staged rollout states; written: \(report.rolloutsWritten)")
+                }
                 if report.builds > 0 {
                     print("copied \(report.builds) build manifests; written: \(report.buildsWritten)")
                 }

@@ -93,6 +93,36 @@ struct MigrateStoreTests {
         #expect(next.build.revision > current.build.revision, "a revision is never given out twice")
     }
 
+    @Test("where each staged rollout stands comes along; a second run writes none")
+    func copiesRollouts() throws {
+        let directory = try TemporaryDirectory("migrate-rollouts")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let source = try FileStore(directory: data, logger: .silent)
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        var rolledBack = RolloutState(
+            client: "shop", tab: "cart", plan: "p", stage: 1, stageStartedAt: started, updatedAt: started)
+        rolledBack.phase = .rolledBack
+        rolledBack.reason = "failure rate 5 % over 2 %"
+        let written = try #require(try source.writeRolloutState(rolledBack, replacing: nil, audit: nil))
+        source.close()
+
+        let url = try TestPostgres.createDatabase()
+        defer { TestPostgres.dropDatabase(url) }
+        let (status, output) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("copied 1 staged rollout states; written: 1"), "\(output)")
+        let (again, secondOutput) = try ServerProcess.run(["migrate-store", "--from", data.path, "--to", url])
+        #expect(again == 0)
+        #expect(secondOutput.contains("copied 1 staged rollout states; written: 0"), "\(secondOutput)")
+
+        let copy = try PostgresStore(url: try #require(PostgresStoreURL(url)), logger: .silent)
+        defer { copy.close() }
+        let copied = try #require(copy.rolloutStates(client: "shop").first)
+        #expect(copied.phase == .rolledBack && copied.stage == 1 && copied.reason == written.reason)
+        #expect(copied.stageStartedAt == written.stageStartedAt && copied.plan == "p")
+    }
+
     @Test("a target that is not a PostgreSQL URL: exit 2, nothing copied")
     func refusesBadTargets() throws {
         let directory = try TemporaryDirectory("migrate-bad")
