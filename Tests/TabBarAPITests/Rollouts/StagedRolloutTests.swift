@@ -122,6 +122,10 @@ struct StagedRolloutTests {
             let explained = try app.request(
                 "GET", "/v1/clients/shop/tabs/explain?user=user-1", headers: TestApp.admin).text
             #expect(explained.contains("rolled back"))
+            let flag = try app.request(
+                "POST", "/ofrep/v1/evaluate/flags/tab.shop",
+                json: ["context": ["client": "shop", "targetingKey": "user-1"]])
+            #expect((try flag.json() as? [String: Any])?["value"] as? Bool == false, "OFREP's tab.shop follows: \(flag.text)")
             let ignored = try Self.report(app, opened: 100, failed: 0)
             #expect((try ignored.json() as? [String: Any])?["counted"] as? Int == 0, "a rolled-back rollout counts nothing")
         }

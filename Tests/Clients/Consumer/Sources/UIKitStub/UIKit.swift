@@ -6,7 +6,7 @@
 //
 // Objective-C optional protocol requirements (`optional func`) do not exist without the Objective-C runtime: here
 // they are requirements with an empty default in an extension, so a conforming type may leave them out, as in UIKit.
-// The default of the one the adapter exists for, `tabBarController(_:didEndCustomizing:changed:)`, is deprecated:
+// The defaults of the ones the adapter implements (`didEndCustomizing`, `shouldSelect`, `didSelect`) are deprecated:
 // a conforming type that leaves it out is warned (an error in UIKitAdapterCheck), so that an adapter whose method
 // misses the requirement's signature, which UIKit would never call, fails the check instead of compiling.
 @_exported import Foundation
@@ -33,6 +33,8 @@ open class UIViewController: UIResponder {
 public protocol UITabBarControllerDelegate: NSObjectProtocol {
     func tabBarController(
         _ tabBarController: UITabBarController, didEndCustomizing viewControllers: [UIViewController], changed: Bool)
+    func tabBarController(_ tabBarController: UITabBarController, shouldSelect viewController: UIViewController) -> Bool
+    func tabBarController(_ tabBarController: UITabBarController, didSelect viewController: UIViewController)
 }
 
 extension UITabBarControllerDelegate {
@@ -40,6 +42,14 @@ extension UITabBarControllerDelegate {
     public func tabBarController(
         _ tabBarController: UITabBarController, didEndCustomizing viewControllers: [UIViewController], changed: Bool
     ) {}
+
+    @available(*, deprecated, message: "UIKit stand-in: the conforming type does not implement this method")
+    public func tabBarController(
+        _ tabBarController: UITabBarController, shouldSelect viewController: UIViewController
+    ) -> Bool { true }
+
+    @available(*, deprecated, message: "UIKit stand-in: the conforming type does not implement this method")
+    public func tabBarController(_ tabBarController: UITabBarController, didSelect viewController: UIViewController) {}
 }
 
 @MainActor
