@@ -105,6 +105,16 @@ public protocol TabBarStore: AnyObject, Sendable {
     /// before returning.
     func addRolloutCounts(client: String, tab: String, plan: String, stage: Int, opened: Int, failed: Int) throws
         -> RolloutState?
+    /// The change requests of `client` (of every client when nil), by id, from memory.
+    func changes(client: String?) -> [ChangeRequest]
+    /// Opens `change` (its client, author, base version, document, note and time): it gets the store's next id,
+    /// revision 1, state `open` and the time now. With `audit`, its entry (``AuditRecord/change``) is written with
+    /// it. Durable before returning.
+    func openChange(_ change: ChangeRequest, audit: AuditRecord?) throws -> ChangeRequest
+    /// Writes `change` (found by its id) as its next revision, when the store holds it at `expectedRevision`;
+    /// returns what was written, nil (nothing written) when the store holds another revision or no such change.
+    /// With `audit`, its entry is written with it. Durable before returning.
+    func writeChange(_ change: ChangeRequest, expectedRevision: Int, audit: AuditRecord?) throws -> ChangeRequest?
     /// Number of stored customizations (for logs and metrics).
     var customizationCount: Int { get }
     /// Bytes of the customizations journal, for a store that keeps one (the file store); else nil.
@@ -192,6 +202,8 @@ public enum StoreChange: Sendable, Equatable {
     case builds(client: String)
     /// A staged rollout's state of the client was written or removed.
     case rollouts(client: String)
+    /// A change request of the client was opened or written.
+    case changes(client: String)
     /// The store re-read everything (after losing its connection for notices): any client may have changed.
     case reloaded
 }

@@ -58,6 +58,9 @@ final class Catalog: Sendable {
             events.buildsChanged(client: client)
         case .rollouts(let client):
             rolloutsChanged(client: client)
+        case .changes:
+            // Change requests are read from the store on each request; nothing is kept here.
+            break
         }
     }
 

@@ -31,6 +31,8 @@ public struct AuditEntry: Sendable, Equatable, Codable {
     public var build: AuditBuild?
     /// For a staged rollout's change: the tab, where it went and the figures it was decided on.
     public var rollout: AuditRollout?
+    /// For a change request's step: the change, its revision and state after the step.
+    public var change: AuditChange?
 }
 
 extension AuditEntry {
@@ -55,6 +57,15 @@ extension AuditEntry {
             requestID: record.requestID, build: build)
     }
 
+    /// The entry of a change request's step decided by a store: `record`'s part (its summary empty: the document is
+    /// not published by the step), the client's live version and the change as written.
+    init(_ record: AuditRecord, sequence: Int, time: Date, client: String, liveVersion: Int, change: ChangeRequest) {
+        self.init(
+            sequence: sequence, time: time, key: record.key, action: record.action, client: client,
+            version: liveVersion, previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: change.note,
+            requestID: record.requestID, change: AuditChange(change))
+    }
+
     /// The entry of a staged rollout's change decided by a store: `record`'s part (its summary empty: the document is
     /// unchanged), the client's live version and the rollout with the revision of the state written.
     init(_ record: AuditRecord, sequence: Int, time: Date, client: String, liveVersion: Int, rollout: AuditRollout) {
@@ -62,6 +73,31 @@ extension AuditEntry {
             sequence: sequence, time: time, key: record.key, action: record.action, client: client,
             version: liveVersion, previousVersion: nil, rollbackOf: nil, summary: AuditSummary(), note: nil,
             requestID: record.requestID, rollout: rollout)
+    }
+}
+
+/// The change request an audit entry of one of its steps names.
+public struct AuditChange: Sendable, Equatable, Codable {
+    /// The change's id.
+    public var id: Int
+    /// Its revision after the step.
+    public var revision: Int
+    /// Its state after the step.
+    public var state: ChangeRequest.State
+    /// The keys that approved it after the step.
+    public var approvals: [String]
+
+    /// Creates one.
+    public init(id: Int, revision: Int, state: ChangeRequest.State, approvals: [String]) {
+        self.id = id
+        self.revision = revision
+        self.state = state
+        self.approvals = approvals
+    }
+
+    /// The audit part of `change` as written.
+    public init(_ change: ChangeRequest) {
+        self.init(id: change.id, revision: change.revision, state: change.state, approvals: change.approvals)
     }
 }
 
@@ -140,6 +176,16 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case resumeRollout
     /// A staged rollout that reached its last stage.
     case completeRollout
+    /// A change request opened.
+    case openChange
+    /// A change request's document, note or time replaced (its approvals dropped).
+    case updateChange
+    /// A change request approved by a key other than its author's.
+    case approveChange
+    /// A change request closed without being published.
+    case closeChange
+    /// A scheduled change request whose time came without its approvals or its base: nothing published.
+    case failChange
 }
 
 /// What a change did to the client's tabs, against the version live before it (tab ids, each list sorted).

@@ -37,12 +37,16 @@ extension FileStore {
     /// deleted clients' numbers (`log`) and the build manifests (`builds`): a publish, rollback or import made a
     /// version number the client has had (retained, moved aside as damaged, or deleted since); a delete left the
     /// client no version numbered up to the entry's; a registration gave out its revision; a removal left the build
-    /// no manifest of its revision or before; a rollout's change gave out its state's revision (`rollouts`).
+    /// no manifest of its revision or before; a rollout's change gave out its state's revision (`rollouts`); a change
+    /// request's step left the change at its revision or later (`changes`).
     static func happened(
         _ entry: AuditEntry, versions: VersionCatalog, log: CustomizationLog, builds: BuildTable,
-        rollouts: RolloutTable
+        rollouts: RolloutTable, changes: ChangeTable
     ) -> Bool {
         switch entry.action {
+        case .openChange, .updateChange, .approveChange, .closeChange, .failChange:
+            guard let change = entry.change else { return true }
+            return (changes.changes[change.id]?.revision ?? 0) >= change.revision
         case .advanceRollout, .rollBackRollout, .pauseRollout, .resumeRollout, .completeRollout:
             return (entry.rollout?.revision ?? 0) <= rollouts.lastRevision
         case .registerBuild:

@@ -14,6 +14,7 @@ import Synchronization
 /// <data>/builds.json                                 the build manifests, rewritten atomically (`BuildTable`)
 /// <data>/rollouts.json                               the staged rollouts' states, rewritten atomically
 ///                                                    (`RolloutTable`)
+/// <data>/changes.json                                the change requests, rewritten atomically (`ChangeTable`)
 /// ```
 /// A client deletion is journaled with the client's last version number before its files go, so numbering continues
 /// after it. An audited change's entry is appended and fsynced before the change is made (`FileStore+Audit`). Every
@@ -32,6 +33,8 @@ public final class FileStore: TabBarStore {
     let buildTable: Mutex<BuildTable>
     /// The staged rollouts' states, in `rollouts.json` and in memory.
     let rolloutTable: Mutex<RolloutTable>
+    /// The change requests, in `changes.json` and in memory.
+    let changeTable: Mutex<ChangeTable>
     /// How many versions of each client are kept.
     let keepVersions: Int
     /// Serializes publishes, client deletions and close.
@@ -71,6 +74,8 @@ public final class FileStore: TabBarStore {
             buildTable = Mutex(builds)
             let rollouts = try Self.loadRollouts(path, io: io)
             rolloutTable = Mutex(rollouts)
+            let changes = try Self.loadChanges(path, io: io)
+            changeTable = Mutex(changes)
             let log: CustomizationLog
             do {
                 log = try CustomizationLog(
@@ -84,7 +89,8 @@ public final class FileStore: TabBarStore {
             }
             do {
                 audit = try AuditLog(directory: path, io: io, logger: logger) { entry in
-                    Self.happened(entry, versions: versions, log: log, builds: builds, rollouts: rollouts)
+                    Self.happened(
+                        entry, versions: versions, log: log, builds: builds, rollouts: rollouts, changes: changes)
                 }
             } catch {
                 log.close()

@@ -29,6 +29,8 @@ struct ChangeNotice: Codable, Sendable, Equatable {
         case build = "b"
         /// A staged rollout's state of `client` was written, counted or removed: the client's are read again.
         case rollouts = "ro"
+        /// A change request of `client` was opened or written: the client's are read again.
+        case changes = "ch"
     }
 
     /// One save of a ``Kind/customizations`` notice.

@@ -25,6 +25,14 @@ struct PostgresCache: Sendable {
     /// Staged rollouts' states by client, each client's sorted by tab.
     private(set) var rollouts: [String: [RolloutState]] = [:]
 
+    /// Change requests by client, each client's by id.
+    private(set) var changes: [String: [ChangeRequest]] = [:]
+
+    /// Replaces the client's change requests with `changes`, read from the database after its last change.
+    mutating func setChanges(client: String, _ changes: [ChangeRequest]) {
+        self.changes[client] = changes.isEmpty ? nil : changes.sorted { $0.id < $1.id }
+    }
+
     /// Replaces the client's rollout states with `states`, read from the database after its last change.
     mutating func setRollouts(client: String, _ states: [RolloutState]) {
         rollouts[client] = states.isEmpty ? nil : states.sorted { $0.tab < $1.tab }

@@ -11,7 +11,8 @@ enum PostgresMigrations {
 
     /// The migrations, in order; the first is number 1. 1: clients, versions, customizations; 2: the audit log;
     /// 3: the procedure that writes a batch of tab-order saves and commits it (``SaveStatement``); 4: build manifests;
-    /// 5: audit entries of build manifests' changes; 6: staged rollouts' states and the audit entries of their changes.
+    /// 5: audit entries of build manifests' changes; 6: staged rollouts' states and the audit entries of their changes;
+    /// 7: change requests and the audit entries of their steps.
     static let all: [[String]] = [
         [
             """
@@ -169,6 +170,27 @@ enum PostgresMigrations {
                                   'completeRollout'))
             """,
             "ALTER TABLE tabconfig_audit ADD COLUMN rollout jsonb",
+        ],
+        [
+            """
+            CREATE TABLE tabconfig_changes (
+                id bigint PRIMARY KEY,
+                client text NOT NULL,
+                revision integer NOT NULL,
+                change jsonb NOT NULL
+            )
+            """,
+            "CREATE INDEX tabconfig_changes_client ON tabconfig_changes (client, id)",
+            "CREATE SEQUENCE tabconfig_change_ids",
+            "ALTER TABLE tabconfig_audit DROP CONSTRAINT tabconfig_audit_action_check",
+            """
+            ALTER TABLE tabconfig_audit ADD CONSTRAINT tabconfig_audit_action_check
+                CHECK (action IN ('publish', 'rollback', 'delete', 'import', 'registerBuild', 'removeBuild',
+                                  'advanceRollout', 'rollBackRollout', 'pauseRollout', 'resumeRollout',
+                                  'completeRollout', 'openChange', 'updateChange', 'approveChange', 'closeChange',
+                                  'failChange'))
+            """,
+            "ALTER TABLE tabconfig_audit ADD COLUMN change jsonb",
         ],
     ]
 

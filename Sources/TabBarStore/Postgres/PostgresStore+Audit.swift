@@ -73,6 +73,17 @@ extension PostgresStore {
         try await insertInOrder(entry, on: connection, logger: logger)
     }
 
+    /// Inserts the audit entry of a change request's step (`change` as written) in the transaction on `connection`,
+    /// which holds the change's row.
+    static func insertAuditChange(
+        _ record: AuditRecord, _ change: ChangeRequest, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let live = try await liveNumber(change.client, on: connection, logger: logger)
+        let entry = AuditEntry(
+            record, sequence: 0, time: change.updatedAt, client: change.client, liveVersion: live, change: change)
+        try await insertInOrder(entry, on: connection, logger: logger)
+    }
+
     /// The client's live version number, 0 when it has none, read on `connection`.
     private static func liveNumber(_ client: String, on connection: PostgresConnection, logger: Logger) async throws
         -> Int
@@ -105,16 +116,17 @@ extension PostgresStore {
                 SELECT 1 FROM tabconfig_audit AS a
                 WHERE a.client = s.e->>'client' AND a.action = s.e->>'action'
                     AND a.version = (s.e->>'version')::integer AND a.at = s.at
-                    AND a.build IS NOT DISTINCT FROM s.e->'build' AND a.rollout IS NOT DISTINCT FROM s.e->'rollout')
+                    AND a.build IS NOT DISTINCT FROM s.e->'build' AND a.rollout IS NOT DISTINCT FROM s.e->'rollout'
+                    AND a.change IS NOT DISTINCT FROM s.e->'change')
             """ : ""
         let query = PostgresQuery(
             unsafeSQL: """
                 INSERT INTO tabconfig_audit (
                     at, admin_key, action, client, version, previous_version, rollback_of, summary, note, request_id,
-                    build, rollout)
+                    build, rollout, change)
                 SELECT s.at, s.e->>'key', s.e->>'action', s.e->>'client', (s.e->>'version')::integer,
                     (s.e->>'previousVersion')::integer, (s.e->>'rollbackOf')::integer, s.e->'summary', s.e->>'note',
-                    s.e->>'requestID', s.e->'build', s.e->'rollout'
+                    s.e->>'requestID', s.e->'build', s.e->'rollout', s.e->'change'
                 FROM (
                     SELECT 'epoch'::timestamptz + i.ms * interval '1 millisecond' AS at, i.json::jsonb AS e, i.position
                     FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS i(ms, json, position)
@@ -182,17 +194,22 @@ extension PostgresStore {
         let select = PostgresQuery(
             unsafeSQL: """
                 SELECT sequence, (extract(epoch FROM at) * 1000)::bigint, admin_key, action, client, version,
-                    previous_version, rollback_of, summary::text, note, request_id, build::text, rollout::text
+                    previous_version, rollback_of, summary::text, note, request_id, build::text, rollout::text,
+                    change::text
                 FROM tabconfig_audit WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY sequence LIMIT $\(bindings.count)
                 """, binds: bindings)
         var entries: [AuditEntry] = []
         let decoder = JSONDecoder()
         for try await (
-            sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request, build, rollout
+            sequence, time, key, action, client, version, previous, rollbackOf, summary, note, request, build, rollout,
+            change
         )
             in try await connection.query(select, logger: logger).decode(
-                (Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?, String?, String?).self)
+                (
+                    Int64, Int64, String, String, String, Int, Int?, Int?, String, String?, String?, String?, String?,
+                    String?
+                ).self)
         {
             guard let action = AuditAction(rawValue: action) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown action \(action)"))
@@ -203,7 +220,8 @@ extension PostgresStore {
                     version: version, previousVersion: previous, rollbackOf: rollbackOf,
                     summary: try decoder.decode(AuditSummary.self, from: Data(summary.utf8)), note: note,
                     requestID: request, build: try build.map { try decoder.decode(AuditBuild.self, from: Data($0.utf8)) },
-                    rollout: try rollout.map { try decoder.decode(AuditRollout.self, from: Data($0.utf8)) }))
+                    rollout: try rollout.map { try decoder.decode(AuditRollout.self, from: Data($0.utf8)) },
+                    change: try change.map { try decoder.decode(AuditChange.self, from: Data($0.utf8)) }))
         }
         return entries
     }

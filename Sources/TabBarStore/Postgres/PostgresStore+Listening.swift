@@ -106,6 +106,10 @@ extension PostgresStore {
             let states = try await Self.rolloutStates(client, of: notice.client, logger: logger)
             cache.withLock { $0.setRollouts(client: notice.client, states) }
             observer.withLock { $0 }?(.rollouts(client: notice.client))
+        case .changes:
+            let changes = try await Self.changes(client, of: notice.client, logger: logger)
+            cache.withLock { $0.setChanges(client: notice.client, changes) }
+            observer.withLock { $0 }?(.changes(client: notice.client))
         }
     }
 }

@@ -25,6 +25,9 @@ extension PostgresStore {
         for (client, states) in Dictionary(grouping: try await rolloutStates(database, of: nil, logger: logger), by: \.client) {
             cache.setRollouts(client: client, states)
         }
+        for (client, changes) in Dictionary(grouping: try await changes(database, of: nil, logger: logger), by: \.client) {
+            cache.setChanges(client: client, changes)
+        }
         return try await database.withWatchedConnection { [cache] connection in
             var loaded = cache
             let customizations = try await connection.query(

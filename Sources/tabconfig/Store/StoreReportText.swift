@@ -77,6 +77,8 @@ enum StoreReportText {
             return file.isClean ? "\(file.validRecords) build manifest\(file.validRecords == 1 ? "" : "s")" : "damaged"
         case .rollouts:
             return file.isClean ? "\(file.validRecords) rollout state\(file.validRecords == 1 ? "" : "s")" : "damaged"
+        case .changes:
+            return file.isClean ? "\(file.validRecords) change request\(file.validRecords == 1 ? "" : "s")" : "damaged"
         }
     }
 
@@ -85,13 +87,14 @@ enum StoreReportText {
         let unit = file.kind == .version ? "valid later version" : "valid record"
         var lines = file.damage.map { range in
             let follows =
-                file.kind == .builds || file.kind == .rollouts
+                [.builds, .rollouts, .changes].contains(file.kind)
                 ? "written whole, so damaged after it was written"
                 : range.isTornTail
                 ? "nothing valid follows (torn tail)"
                 : "\(range.validRecordsAfter) \(unit)\(range.validRecordsAfter == 1 ? "" : "s") follow (corruption in the middle)"
             let place =
-                [.version, .builds, .rollouts].contains(file.kind) ? "whole file" : "byte offset \(range.offset)"
+                [.version, .builds, .rollouts, .changes].contains(file.kind)
+                ? "whole file" : "byte offset \(range.offset)"
             return "  \(place), \(range.length) byte\(range.length == 1 ? "" : "s"): \(range.reason); \(follows)"
         }
         guard verdict else { return lines }

@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 @testable import TabBarStore
 
-/// `builds.json` and `rollouts.json`: written whole and atomically, so a damaged one was damaged afterwards: open
-/// refuses it with the command that moves it aside, verify reports it, repair moves it aside.
-@Suite("build manifests and rollout states files")
+/// `builds.json`, `rollouts.json` and `changes.json`: written whole and atomically, so a damaged one was damaged
+/// afterwards: open refuses it with the command that moves it aside, verify reports it, repair moves it aside.
+@Suite("build manifests, rollout states and change requests files")
 struct BuildFileTests {
     @Test("A damaged builds.json stops open, verify reports it, repair moves it aside and the store opens without it")
     func damagedBuildsFile() throws {
@@ -64,6 +64,28 @@ struct BuildFileTests {
         let reopened = try FileStore(directory: data, logger: .silent)
         defer { reopened.close() }
         #expect(reopened.rolloutStates(client: "shop") == [])
+    }
+
+    @Test("A damaged changes.json stops open, verify reports it, repair moves it aside and the store opens without it")
+    func damagedChangesFile() throws {
+        let directory = try TemporaryDirectory("changes-damage")
+        defer { directory.remove() }
+        let data = directory.child("data")
+        let store = try FileStore(directory: data, logger: .silent)
+        _ = try store.openChange(
+            ChangeRequest(client: "shop", author: "ann", baseVersion: 0, document: Data("{}".utf8)), audit: nil)
+        store.close()
+        try Data(#"{"format":1,"lastID":1,"changes":[{"id"#.utf8).write(to: data.appendingPathComponent(ChangeTable.fileName))
+        #expect {
+            _ = try FileStore(directory: data, logger: .silent)
+        } throws: { error in
+            "\(error)".contains("changes.json is damaged") && "\(error)".contains("tabconfig store repair")
+        }
+        #expect(try StoreRecovery.verify(directory: data).damagedFiles.map(\.kind) == [.changes])
+        _ = try StoreRecovery.repair(directory: data, logger: .silent)
+        let reopened = try FileStore(directory: data, logger: .silent)
+        defer { reopened.close() }
+        #expect(reopened.changes(client: nil) == [])
     }
 
     @Test("A kill between the temp file and the rename leaves the previous file, which open reads")

@@ -124,7 +124,9 @@ struct RecordJSONTests {
         var generator = SplitMix64(seed: 15)
         func text() -> String { Self.texts.randomElement(using: &generator)! }
         for _ in 0..<2000 {
-            let kind = [ChangeNotice.Kind.published, .deleted, .customization, .customizations, .build, .rollouts]
+            let kind = [
+                ChangeNotice.Kind.published, .deleted, .customization, .customizations, .build, .rollouts, .changes,
+            ]
                 .randomElement(using: &generator)!
             var notice = ChangeNotice(kind: kind, origin: UUID().uuidString, client: text())
             switch kind {
@@ -133,7 +135,7 @@ struct RecordJSONTests {
                 notice.prunedThrough = Int(generator.next() % 1000) - 500
             case .deleted:
                 notice.version = Int(generator.next() % 1000)
-            case .rollouts:
+            case .rollouts, .changes:
                 break
             case .build:
                 notice.platform = text()

@@ -14,6 +14,8 @@ public struct FileCheck: Sendable, Equatable {
         case builds
         /// `rollouts.json`, the staged rollouts' states.
         case rollouts
+        /// `changes.json`, the change requests.
+        case changes
     }
 
     /// The file's path.

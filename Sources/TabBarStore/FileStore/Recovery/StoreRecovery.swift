@@ -68,6 +68,11 @@ public enum StoreRecovery {
                 report.files[index].action =
                     "moved the damaged rollout states to \(side); every staged rollout starts again at its first "
                     + "stage: pause or roll back those that had failed"
+            case .changes:
+                let side = try SideFile.moveAside(file.path, io: io)
+                report.files[index].sideFiles = [side]
+                report.files[index].action =
+                    "moved the damaged change requests to \(side); the store opens without them: open them again"
             }
             logger.notice(
                 "repaired \(file.path)",
@@ -110,6 +115,10 @@ public enum StoreRecovery {
         let rolloutsPath = (path as NSString).appendingPathComponent(RolloutTable.fileName)
         if io.exists(rolloutsPath) {
             files.append(checkWhole(rolloutsPath, kind: .rollouts, io: io) { try RolloutTable.decode($0).states.count })
+        }
+        let changesPath = (path as NSString).appendingPathComponent(ChangeTable.fileName)
+        if io.exists(changesPath) {
+            files.append(checkWhole(changesPath, kind: .changes, io: io) { try ChangeTable.decode($0).changes.count })
         }
         for name in try io.contents(of: path) where SideFile.isSideFile(name) {
             sideFiles.append((path as NSString).appendingPathComponent(name))
