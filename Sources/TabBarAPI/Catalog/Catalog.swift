@@ -160,11 +160,16 @@ final class Catalog: Sendable {
     func rolloutsChanged(client: String) {
         writeLock.withLock { _ in
             guard let current = configs.withLock({ $0[client] }) else { return }
+            // Counts change every tick; the answers only when a rollout stands elsewhere: compared before anything
+            // is built.
+            var standings: [String: RolloutStanding] = [:]
+            for state in store.rolloutStates(client: client)
+            where current.stagedRollouts[state.tab]?.plan == state.plan {
+                standings[state.tab] = state.standing
+            }
+            guard standings != current.rollouts.mapValues(\.standing) else { return }
             let live = liveConfig(current.stored, current.config)
             let changed = live.rollouts.filter { current.rollouts[$0.key]?.standing != $0.value.standing }
-            let ended = current.rollouts.keys.filter { live.rollouts[$0] == nil }
-            // Counts change every tick; the answers only when a rollout stands elsewhere.
-            guard !changed.isEmpty || !ended.isEmpty else { return }
             configs.withLock { $0[client] = live }
             for (tab, state) in changed.sorted(by: { $0.key < $1.key }) {
                 logger.info(

@@ -108,7 +108,7 @@ final class EventHub: Sendable {
     func rolloutChanged(_ live: LiveConfig, tab: String) {
         let client = live.stored.client
         guard let rolloutState = live.rollouts[tab],
-            let rollout = live.config.stagedRollouts.first(where: { $0.tab == tab })?.rollout
+            let rollout = live.stagedRollouts[tab]?.rollout
         else { return }
         struct Body: Encodable {
             var client: String

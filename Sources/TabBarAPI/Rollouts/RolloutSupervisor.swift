@@ -108,24 +108,24 @@ final class RolloutSupervisor: Sendable {
         }
         for live in catalog.clients() {
             let client = live.stored.client
-            let staged = live.config.stagedRollouts
+            let staged = live.stagedRollouts.sorted { $0.key < $1.key }
             let flushed = pending.filter { $0.key.client == client }
             guard !staged.isEmpty || !live.rollouts.isEmpty || !catalog.store.rolloutStates(client: client).isEmpty
             else { continue }
             do {
-                var changed = try start(client: client, staged: staged, now: now)
+                var states = try catalog.store.currentRolloutStates(client: client)
+                var changed = try start(client: client, staged: live.stagedRollouts, states: states, now: now)
                 for (key, figures) in flushed {
                     _ = try catalog.store.addRolloutCounts(
                         client: client, tab: key.tab, plan: key.plan, stage: key.stage, opened: figures.opened,
                         failed: figures.failed)
                 }
-                let states = try catalog.store.currentRolloutStates(client: client)
-                for (tab, rollout) in staged {
-                    guard let state = states.first(where: { $0.tab == tab }), state.plan == rollout.planKey(tab: tab)
-                    else { continue }
+                if changed || !flushed.isEmpty { states = try catalog.store.currentRolloutStates(client: client) }
+                for (tab, (rollout, plan)) in staged {
+                    guard let state = states.first(where: { $0.tab == tab }), state.plan == plan else { continue }
                     if try judge(client: client, tab: tab, rollout: rollout, state: state, now: now) { changed = true }
                 }
-                if changed || !flushed.isEmpty { catalog.rolloutsChanged(client: client) }
+                if changed { catalog.rolloutsChanged(client: client) }
             } catch {
                 logger.warning(
                     "staged rollouts of a client not moved this tick: the store cannot be written",
@@ -134,19 +134,20 @@ final class RolloutSupervisor: Sendable {
         }
     }
 
-    /// Writes the first stage of every staged rollout of `staged` whose state follows another plan (or none), and
-    /// removes the states of tabs no longer staged; returns whether it wrote anything.
-    private func start(client: String, staged: [(tab: String, rollout: Rollout)], now: Date) throws -> Bool {
+    /// Writes the first stage of every staged rollout of `staged` whose state among `states` (the client's, as the
+    /// store holds them) follows another plan (or none), and removes the states of tabs no longer staged; returns
+    /// whether it wrote anything.
+    private func start(
+        client: String, staged: [String: (rollout: Rollout, plan: String)], states: [RolloutState], now: Date
+    ) throws -> Bool {
         var changed = false
-        let states = try catalog.store.currentRolloutStates(client: client)
-        if states.contains(where: { state in !staged.contains { $0.tab == state.tab } }) {
-            try catalog.store.removeRolloutStates(client: client, keeping: Set(staged.map(\.tab)))
+        if states.contains(where: { staged[$0.tab] == nil }) {
+            try catalog.store.removeRolloutStates(client: client, keeping: Set(staged.keys))
             changed = true
         }
-        for (tab, rollout) in staged {
-            guard let plan = rollout.planKey(tab: tab), let stages = rollout.stages else { continue }
+        for (tab, (rollout, plan)) in staged.sorted(by: { $0.key < $1.key }) {
             let state = states.first { $0.tab == tab }
-            guard state?.plan != plan else { continue }
+            guard state?.plan != plan, let stages = rollout.stages else { continue }
             let started = RolloutState(
                 client: client, tab: tab, plan: plan, stageStartedAt: now,
                 phase: stages.count == 1 ? .completed : .running, updatedAt: now)
@@ -216,13 +217,14 @@ final class RolloutSupervisor: Sendable {
     func act(_ action: Action, client: String, tab: String, key: String, requestID: String?) throws -> RolloutState {
         try queue.sync {
             guard let live = catalog.live(client) else { throw APIError.unknownClient(client) }
-            guard let rollout = live.config.stagedRollouts.first(where: { $0.tab == tab })?.rollout,
-                let plan = rollout.planKey(tab: tab), let stages = rollout.stages
-            else { throw APIError.notFound("Client '\(client)' has no staged rollout of tab '\(tab)'.") }
+            guard let (rollout, plan) = live.stagedRollouts[tab], let stages = rollout.stages else {
+                throw APIError.notFound("Client '\(client)' has no staged rollout of tab '\(tab)'.")
+            }
             let now = Date()
-            var current = try catalog.store.currentRolloutStates(client: client).first { $0.tab == tab }
+            let states = try catalog.store.currentRolloutStates(client: client)
+            var current = states.first { $0.tab == tab }
             if current?.plan != plan {
-                _ = try start(client: client, staged: live.config.stagedRollouts, now: now)
+                _ = try start(client: client, staged: live.stagedRollouts, states: states, now: now)
                 current = try catalog.store.currentRolloutStates(client: client).first { $0.tab == tab }
             }
             guard let state = current, state.plan == plan else { throw APIError.rolloutChanged }

@@ -70,7 +70,7 @@ struct RolloutHandlers: Sendable {
         let state = try supervisor.act(
             action, client: live.stored.client, tab: tab, key: key.name, requestID: request.requestID)
         let current = catalog.live(live.stored.client) ?? live
-        guard let rollout = current.config.stagedRollouts.first(where: { $0.tab == tab })?.rollout else {
+        guard let rollout = current.stagedRollouts[tab]?.rollout else {
             throw APIError.notFound("Client '\(live.stored.client)' has no staged rollout of tab '\(tab)'.")
         }
         return .json(RolloutBody(tab, rollout, state, Date()))
